@@ -1,0 +1,1 @@
+"""The pure Puerto Rico rules engine: no mail, no SQL, no templates."""
