@@ -136,11 +136,23 @@ _ROWS = (
     BuildingInfo(_B.HARBOR, 8, 3, 1, 3, 2, None, "+1 VP per loading"),
     BuildingInfo(_B.WHARF, 9, 3, 1, 3, 2, None, "private ship once per phase"),
     BuildingInfo(
-        _B.GUILD_HALL, 10, 4, 1, 4, 1, None,
+        _B.GUILD_HALL,
+        10,
+        4,
+        1,
+        4,
+        1,
+        None,
         "end: +1 per small, +2 per large production building",
     ),
     BuildingInfo(
-        _B.RESIDENCE, 10, 4, 1, 4, 1, None,
+        _B.RESIDENCE,
+        10,
+        4,
+        1,
+        4,
+        1,
+        None,
         "end: island tiles <=9 -> 4, 10 -> 5, 11 -> 6, 12 -> 7",
     ),
     BuildingInfo(_B.FORTRESS, 10, 4, 1, 4, 1, None, "end: +1 per 3 colonists on his board"),
@@ -164,11 +176,19 @@ FACTORY_BONUS = (0, 0, 1, 2, 3, 5)
 
 # Full box (3–5 players): plantation tiles, quarries, goods barrels.
 PLANTATION_TILES: dict[Good, int] = {
-    Good.COFFEE: 8, Good.TOBACCO: 9, Good.CORN: 10, Good.SUGAR: 11, Good.INDIGO: 12,
+    Good.COFFEE: 8,
+    Good.TOBACCO: 9,
+    Good.CORN: 10,
+    Good.SUGAR: 11,
+    Good.INDIGO: 12,
 }
 QUARRIES = 8
 GOODS_BARRELS: dict[Good, int] = {
-    Good.COFFEE: 9, Good.TOBACCO: 9, Good.CORN: 10, Good.SUGAR: 11, Good.INDIGO: 11,
+    Good.COFFEE: 9,
+    Good.TOBACCO: 9,
+    Good.CORN: 10,
+    Good.SUGAR: 11,
+    Good.INDIGO: 11,
 }
 
 
@@ -197,8 +217,15 @@ SETUPS: dict[int, Setup] = {
     3: Setup(3, 2, 55, 3, 75, (4, 5, 6), _BASE_ROLES, 4, (_I, _I, _C)),
     4: Setup(4, 3, 75, 4, 100, (5, 6, 7), (*_BASE_ROLES, Role.PROSPECTOR), 5, (_I, _I, _C, _C)),
     5: Setup(
-        5, 4, 95, 5, 122, (6, 7, 8),
-        (*_BASE_ROLES, Role.PROSPECTOR, Role.PROSPECTOR2), 6, (_I, _I, _I, _C, _C),
+        5,
+        4,
+        95,
+        5,
+        122,
+        (6, 7, 8),
+        (*_BASE_ROLES, Role.PROSPECTOR, Role.PROSPECTOR2),
+        6,
+        (_I, _I, _I, _C, _C),
     ),
 }
 

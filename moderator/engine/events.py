@@ -225,7 +225,8 @@ def describe(event: Event, names: Sequence[str]) -> str:
             end = " The supply ran short: this is the last round." if short else ""
             return f"The colonist ship is refilled with {n}.{end}"
         case Built(seat=s, building=b, cost=c, university=u):
-            return f"{names[s]} builds a {b.label} for {c}{' (manned by the university)' if u else ''}."
+            manned = " (manned by the university)" if u else ""
+            return f"{names[s]} builds a {b.label} for {c}{manned}."
         case Produced(seat=s, goods=goods):
             return f"{names[s]} produces {_goods_text(goods)}."
         case FactoryPaid(seat=s, doubloons=d):

@@ -149,11 +149,12 @@ class State:
         "face_up",
         "goods_supply",
         "governor",
+        "phase",
         "picker",
         "picks",
         "pile",
-        "phase",
         "players",
+        "produced",
         "quarries",
         "rng",
         "role",
@@ -190,6 +191,7 @@ class State:
         self.wharf_used: list[bool] = []
         self.declined_wharf: list[bool] = []
         self.captain_privilege_used = False
+        self.produced = [False] * 5  # craftsman phase: the kinds the craftsman received
         # Role cards in play (a Role value each), with their doubloons, and who took each.
         self.role_doubloons: dict[int, int] = {}
         self.role_taken: dict[int, int] = {}  # role -> seat, this round
@@ -216,6 +218,7 @@ class State:
             setattr(s, name, getattr(self, name))
         s.players = [p.copy() for p in self.players]
         s.waiting = self.waiting[:]
+        s.produced = self.produced[:]
         s.wharf_used = self.wharf_used[:]
         s.declined_wharf = self.declined_wharf[:]
         s.role_doubloons = dict(self.role_doubloons)

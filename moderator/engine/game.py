@@ -1,0 +1,402 @@
+"""The game: who must decide now, the legal actions, and applying one (all or nothing)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from . import serialize
+from .actions import Action, DecisionKind, PickRole
+from .components import (
+    GOODS_BARRELS,
+    PLANTATION_TILES,
+    QUARRIES,
+    SETUPS,
+    TWO_PLAYER_GOODS_REMOVED,
+    TWO_PLAYER_PLANTATIONS_REMOVED,
+    TWO_PLAYER_QUARRIES_REMOVED,
+    TWO_PLAYER_ROLES_EACH,
+    Good,
+    Role,
+    building_copies,
+)
+from .events import (
+    Event,
+    GameEnded,
+    PhaseEnded,
+    RolePicked,
+    RoundEnded,
+    RoundStarted,
+    Skipped,
+)
+from .rng import shuffle
+from .roles import builder, captain, craftsman, mayor, prospector, settler, trader
+from .scoring import Score, scores, winners
+from .state import Phase, Player, Ship, State
+
+STANDARD = "standard"
+TWO_PLAYER = "two-player"
+
+_PICK = {r: PickRole(r) for r in Role}
+_PHASE_OF_ROLE = {
+    Role.SETTLER: Phase.SETTLER,
+    Role.MAYOR: Phase.MAYOR,
+    Role.BUILDER: Phase.BUILDER,
+    Role.CRAFTSMAN: Phase.CRAFTSMAN,
+    Role.TRADER: Phase.TRADER,
+    Role.CAPTAIN: Phase.CAPTAIN,
+}
+_KIND = {
+    Phase.ROLE: DecisionKind.ROLE,
+    Phase.MAYOR: DecisionKind.MAYOR,
+    Phase.BUILDER: DecisionKind.BUILD,
+    Phase.CRAFTSMAN: DecisionKind.CRAFTSMAN_EXTRA,
+    Phase.TRADER: DecisionKind.SELL,
+    Phase.CAPTAIN: DecisionKind.LOAD,
+    Phase.STORE: DecisionKind.STORE,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A seat that must decide now, and everything it may do. ``forced``: only one choice,
+    which the moderator applies itself."""
+
+    seat: int
+    kind: DecisionKind
+    actions: Sequence[Action]
+    forced: bool
+
+
+class IllegalAction(Exception):
+    """An action that is not legal now; carries what would have been legal."""
+
+    def __init__(self, seat: int, action: object, legal: Sequence[Action], reason: str) -> None:
+        super().__init__(reason)
+        self.seat = seat
+        self.action = action
+        self.legal = legal
+        self.reason = reason
+
+
+class Game:
+    """One game of Puerto Rico. Deterministic: the same seed and actions give the same state.
+
+    The state is owned by the game and changed only by :meth:`apply`, which checks the
+    action against the legal ones before touching anything, so an error changes nothing.
+    """
+
+    __slots__ = ("_legal", "state")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._legal: dict[int, Sequence[Action]] = {}
+
+    # -- creation ----------------------------------------------------------------
+
+    @classmethod
+    def new(cls, names: Sequence[str], seed: int) -> Game:
+        """Set up a game for 2–5 players; two players play the official variant."""
+        n = len(names)
+        if n not in SETUPS:
+            raise ValueError(f"Puerto Rico is for 2 to 5 players, not {n}")
+        if len(set(names)) != n or not all(name.strip() for name in names):
+            raise ValueError("player names must be distinct and not blank")
+        setup = SETUPS[n]
+        s = State()
+        s.variant = TWO_PLAYER if setup.two_player else STANDARD
+        s.seed = seed
+        s.rng = seed & ((1 << 64) - 1)
+        s.players = [Player(name, setup.doubloons) for name in names]
+        tiles = dict(PLANTATION_TILES)
+        s.quarries = QUARRIES
+        s.goods_supply = [GOODS_BARRELS[g] for g in Good]
+        if setup.two_player:
+            tiles = {g: k - TWO_PLAYER_PLANTATIONS_REMOVED for g, k in tiles.items()}
+            s.quarries -= TWO_PLAYER_QUARRIES_REMOVED
+            s.goods_supply = [k - TWO_PLAYER_GOODS_REMOVED for k in s.goods_supply]
+        for seat, good in enumerate(setup.starting):
+            s.players[seat].plantations[good] += 1
+            tiles[good] -= 1
+        s.pile = [g for g in Good for _ in range(tiles[g])]
+        s.rng = shuffle(s.rng, s.pile)
+        s.colonist_supply = setup.colonist_supply
+        s.colonist_ship = setup.colonist_ship
+        s.vp_chips = setup.vp_chips
+        s.ships = [Ship(c) for c in setup.ships]
+        s.role_doubloons = {int(r): 0 for r in setup.roles}
+        s.supply_buildings = building_copies(n)
+        settler.end(s, [])  # turn up the first N+1 plantations
+        s.waiting = [False] * n
+        s.wharf_used = [False] * n
+        s.declined_wharf = [False] * n
+        return cls(s)
+
+    def copy(self) -> Game:
+        return Game(self.state.copy())
+
+    def to_json(self) -> str:
+        return serialize.dumps(self.state)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Game:
+        """Load a state written by :meth:`to_json` or by hand; raises StateError."""
+        return cls(serialize.loads(text))
+
+    # -- queries -----------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase is Phase.OVER
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.state.players)
+
+    @property
+    def round_size(self) -> int:
+        s = self.state
+        return 2 * TWO_PLAYER_ROLES_EACH if s.variant == TWO_PLAYER else s.n
+
+    def deciding(self) -> tuple[int, ...]:
+        """The seats that must decide now (several at once in the mayor and storage steps)."""
+        s = self.state
+        if s.phase is Phase.OVER:
+            return ()
+        if s.phase in (Phase.MAYOR, Phase.STORE):
+            return tuple(i for i, w in enumerate(s.waiting) if w)
+        return (s.turn,)
+
+    def kind(self) -> DecisionKind | None:
+        s = self.state
+        if s.phase is Phase.SETTLER:
+            return DecisionKind.HACIENDA if s.step == 0 else DecisionKind.SETTLE
+        return _KIND.get(s.phase)
+
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """Everything ``seat`` may do now (empty when it is not his decision)."""
+        cached = self._legal.get(seat)
+        if cached is not None:
+            return cached
+        legal = self._compute_legal(seat) if seat in self.deciding() else ()
+        self._legal[seat] = legal
+        return legal
+
+    def decisions(self) -> tuple[Decision, ...]:
+        kind = self.kind()
+        if kind is None:
+            return ()
+        out = []
+        for seat in self.deciding():
+            legal = self.legal_actions(seat)
+            out.append(Decision(seat, kind, legal, len(legal) == 1))
+        return tuple(out)
+
+    def scores(self) -> tuple[Score, ...]:
+        return scores(self.state)
+
+    def winners(self) -> tuple[int, ...]:
+        return winners(self.state)
+
+    def _compute_legal(self, seat: int) -> Sequence[Action]:
+        s = self.state
+        phase = s.phase
+        if phase is Phase.ROLE:
+            return [_PICK[Role(r)] for r in s.role_doubloons if r not in s.role_taken]
+        if phase is Phase.SETTLER:
+            return settler.legal(s, seat)
+        if phase is Phase.MAYOR:
+            return mayor.legal(s, seat)
+        if phase is Phase.BUILDER:
+            return builder.legal(s, seat)
+        if phase is Phase.CRAFTSMAN:
+            return craftsman.legal(s, seat)
+        if phase is Phase.TRADER:
+            return trader.legal(s, seat)
+        if phase is Phase.CAPTAIN:
+            return captain.legal(s, seat)
+        if phase is Phase.STORE:
+            return captain.store_legal(s, seat)
+        return ()
+
+    # -- applying ----------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply a legal action and everything that follows from it until the next
+        decision; returns the events caused. An illegal action raises IllegalAction
+        and changes nothing."""
+        s = self.state
+        if s.phase is Phase.OVER:
+            raise IllegalAction(seat, action, (), "the game is over")
+        legal = self.legal_actions(seat)
+        if action not in legal:
+            if not legal:
+                reason = f"it is not {s.players[seat].name}'s decision now"
+            else:
+                reason = "that is not a legal action now"
+            raise IllegalAction(seat, action, legal, reason)
+        phase = s.phase
+        if phase is Phase.MAYOR or phase is Phase.STORE:
+            # Simultaneous decisions are independent: the others' choices stay valid.
+            del self._legal[seat]
+        else:
+            self._legal = {}
+        ev: list[Event] = []
+        if phase is Phase.ROLE:
+            assert isinstance(action, PickRole)
+            self._pick(seat, action.role, ev)
+        elif phase is Phase.SETTLER:
+            if settler.apply(s, seat, action, ev):
+                s.acted += 1
+                s.step = 0
+        elif phase is Phase.MAYOR:
+            mayor.apply(s, seat, action, ev)
+        elif phase is Phase.BUILDER:
+            builder.apply(s, seat, action, ev)
+            s.acted += 1
+        elif phase is Phase.CRAFTSMAN:
+            craftsman.apply(s, seat, action, ev)
+        elif phase is Phase.TRADER:
+            trader.apply(s, seat, action, ev)
+            s.acted += 1
+        elif phase is Phase.CAPTAIN:
+            captain.apply(s, seat, action, ev)
+            s.turn = (seat + 1) % s.n
+        elif phase is Phase.STORE:
+            captain.store_apply(s, seat, action, ev)
+        self._advance(ev)
+        if s.phase is not phase:
+            self._legal = {}
+        return ev
+
+    def apply_all(self, moves: Iterable[tuple[int, Action]]) -> list[Event]:
+        ev: list[Event] = []
+        for seat, action in moves:
+            ev.extend(self.apply(seat, action))
+        return ev
+
+    def _pick(self, seat: int, role: Role, ev: list[Event]) -> None:
+        s = self.state
+        p = s.players[seat]
+        bonus = s.role_doubloons[role]
+        p.doubloons += bonus
+        s.role_doubloons[role] = 0
+        s.role_taken[role] = seat
+        s.picker = seat
+        s.role = int(role)
+        ev.append(RolePicked(seat, role, bonus))
+        if role.is_prospector:
+            prospector.begin(s, ev)
+            self._end_phase(ev)
+            return
+        s.phase = _PHASE_OF_ROLE[role]
+        s.acted = 0
+        s.step = 0
+        s.turn = seat
+        if role is Role.MAYOR:
+            mayor.begin(s, ev)
+        elif role is Role.CRAFTSMAN:
+            craftsman.begin(s, ev)
+        elif role is Role.CAPTAIN:
+            s.wharf_used = [False] * s.n
+            s.declined_wharf = [False] * s.n
+            s.captain_privilege_used = False
+
+    def _advance(self, ev: list[Event]) -> None:
+        """Move on to the next decision: skip seats with nothing to do, end phases,
+        rounds and the game."""
+        s = self.state
+        while True:
+            phase = s.phase
+            if phase is Phase.OVER or phase is Phase.ROLE:
+                return
+            role = Role(s.role)
+            if phase in (Phase.SETTLER, Phase.BUILDER, Phase.TRADER):
+                while s.acted < s.n:
+                    seat = (s.picker + s.acted) % s.n
+                    s.turn = seat
+                    if (
+                        phase is Phase.SETTLER
+                        and s.step == 0
+                        and not settler.hacienda_possible(s, seat)
+                    ):
+                        s.step = 1
+                    if self._compute_legal(seat):
+                        return
+                    ev.append(Skipped(seat, role))
+                    s.acted += 1
+                    s.step = 0
+                if phase is Phase.SETTLER:
+                    settler.end(s, ev)
+                elif phase is Phase.TRADER:
+                    trader.end(s, ev)
+                self._end_phase(ev)
+            elif phase is Phase.CRAFTSMAN:
+                if craftsman.legal(s, s.picker):
+                    s.turn = s.picker
+                    return
+                self._end_phase(ev)
+            elif phase is Phase.CAPTAIN:
+                for k in range(s.n):
+                    seat = (s.turn + k) % s.n
+                    if captain.legal(s, seat):
+                        s.turn = seat
+                        return
+                captain.begin_storage(s)
+                s.phase = Phase.STORE
+            elif phase is Phase.MAYOR or phase is Phase.STORE:
+                for seat, waiting in enumerate(s.waiting):
+                    if waiting and not self.legal_actions(seat):
+                        s.waiting[seat] = False
+                if any(s.waiting):
+                    return
+                if phase is Phase.MAYOR:
+                    mayor.end(s, ev)
+                else:
+                    captain.end(s, ev)
+                self._end_phase(ev)
+
+    def _end_phase(self, ev: list[Event]) -> None:
+        s = self.state
+        ev.append(PhaseEnded(Role(s.role)))
+        s.role = -1
+        s.picks += 1
+        s.phase = Phase.ROLE
+        s.acted = 0
+        s.step = 0
+        s.waiting = [False] * s.n
+        if s.picks < self.round_size:
+            s.turn = (s.governor + s.picks) % s.n
+            return
+        for r in s.role_doubloons:
+            if r not in s.role_taken:
+                s.role_doubloons[r] += 1
+        s.role_taken = {}
+        s.picks = 0
+        ev.append(RoundEnded(s.round))
+        if s.end_reason is not None:
+            s.phase = Phase.OVER
+            ev.append(GameEnded(tuple(sc.total for sc in scores(s)), winners(s)))
+            return
+        s.round += 1
+        s.governor = (s.governor + 1) % s.n
+        s.turn = s.governor
+        ev.append(RoundStarted(s.round, s.governor))
+
+
+def replay(names: Sequence[str], seed: int, log: Iterable[tuple[int, Action]]) -> Game:
+    """Rebuild a game from its seed and action log."""
+    game = Game.new(names, seed)
+    for seat, action in log:
+        game.apply(seat, action)
+    return game
+
+
+__all__ = [
+    "STANDARD",
+    "TWO_PLAYER",
+    "Decision",
+    "Game",
+    "IllegalAction",
+    "replay",
+]

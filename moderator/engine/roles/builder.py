@@ -1,0 +1,58 @@
+"""The builder: each player in turn may build one building."""
+
+from __future__ import annotations
+
+from ..actions import PASS, Action, Build
+from ..components import BUILDINGS, CITY_SPACES, Building
+from ..events import Built, EndTriggered, Event
+from ..state import State
+from .common import colonist_available, take_colonist
+
+
+def cost(s: State, seat: int, building: Building) -> int:
+    """Price, less the builder's privilege, less one per occupied quarry up to the column."""
+    info = BUILDINGS[building]
+    p = s.players[seat]
+    discount = min(p.occupied_quarries, info.column) + (1 if seat == s.picker else 0)
+    return max(info.price - discount, 0)
+
+
+def legal(s: State, seat: int) -> list[Action]:
+    p = s.players[seat]
+    free = CITY_SPACES - p.city_used
+    if free <= 0:
+        return []
+    university = (
+        (False, True) if p.active(Building.UNIVERSITY) and colonist_available(s) else (False,)
+    )
+    out: list[Action] = []
+    for b, left in s.supply_buildings.items():
+        if left <= 0 or b in p.buildings:
+            continue
+        info = BUILDINGS[b]
+        if info.spaces > free or cost(s, seat, b) > p.doubloons:
+            continue
+        for u in university:
+            out.append(Build(b, u))
+    if out:
+        out.append(PASS)
+    return out
+
+
+def apply(s: State, seat: int, action: Action, ev: list[Event]) -> None:
+    if not isinstance(action, Build):
+        return
+    p = s.players[seat]
+    price = cost(s, seat, action.building)
+    p.doubloons -= price
+    s.supply_buildings[action.building] -= 1
+    p.buildings[action.building] = 0
+    # Keep the city in building order so layouts and JSON are canonical.
+    p.buildings = dict(sorted(p.buildings.items()))
+    if action.university:
+        take_colonist(s)
+        p.buildings[action.building] = 1
+    ev.append(Built(seat, action.building, price, action.university))
+    if p.city_used >= CITY_SPACES and s.end_reason is None:
+        s.end_reason = f"{p.name} has filled the twelfth city space"
+        ev.append(EndTriggered(s.end_reason))

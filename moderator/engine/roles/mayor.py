@@ -1,0 +1,187 @@
+"""The mayor: colonists arrive and every player lays out his colonists anew, all at once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+from ..actions import Action, Layout, PlaceColonists
+from ..components import BUILDINGS, GOODS, Building
+from ..events import ColonistsArrived, ColonistsPlaced, EndTriggered, Event, ShipRefilled
+from ..state import Player, State
+
+
+def _groups(p: Player) -> tuple[list[int], list[Building]]:
+    """Capacities in a fixed order: five plantation kinds, quarries, then each building."""
+    caps = [*p.plantations, p.quarries]
+    built = sorted(p.buildings)
+    caps.extend(BUILDINGS[b].circles for b in built)
+    return caps, built
+
+
+class LayoutSpace(Sequence[PlaceColonists]):
+    """Every legal layout of one player, as a lazy sequence.
+
+    A late-game board can have thousands of layouts, so they are counted and
+    unranked on demand rather than listed: ``len``, indexing, iteration and
+    membership are all exact.
+    """
+
+    def __init__(self, p: Player, extras: tuple[bool, ...], base: int) -> None:
+        self._caps, self._built = _groups(p)
+        self._extras = extras
+        capacity = sum(self._caps)
+        # Colonists placed on circles: all of them, or every circle when there are more.
+        self._placed = tuple(min(base + int(x), capacity) for x in extras)
+        self._ways: list[list[int]] = []
+        self._sizes: tuple[int, ...] = ()
+
+    def _count(self) -> None:
+        """Fill ways[i][r], the layouts of r colonists over groups i.. (bounded)."""
+        k = len(self._caps)
+        top = max(self._placed)
+        ways = [[0] * (top + 1) for _ in range(k + 1)]
+        ways[k][0] = 1
+        for i in range(k - 1, -1, -1):
+            cap = self._caps[i]
+            nxt = ways[i + 1]
+            prefix = [0]
+            for w in nxt:
+                prefix.append(prefix[-1] + w)
+            ways[i] = [prefix[r + 1] - prefix[max(0, r - cap)] for r in range(top + 1)]
+        self._ways = ways
+        self._sizes = tuple(ways[0][n] for n in self._placed)
+
+    def __bool__(self) -> bool:
+        return True  # there is always at least one layout
+
+    def __len__(self) -> int:
+        if not self._sizes:
+            self._count()
+        return sum(self._sizes)
+
+    @overload
+    def __getitem__(self, index: int) -> PlaceColonists: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[PlaceColonists]: ...
+    def __getitem__(self, index: int | slice) -> PlaceColonists | Sequence[PlaceColonists]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):  # len() also counts the layouts on first use
+            raise IndexError(index)
+        for extra, size, placed in zip(self._extras, self._sizes, self._placed, strict=True):
+            if index < size:
+                return PlaceColonists(self._unrank(index, placed), extra)
+            index -= size
+        raise IndexError(index)  # pragma: no cover - guarded above
+
+    def _unrank(self, index: int, remaining: int) -> Layout:
+        counts: list[int] = []
+        for i, cap in enumerate(self._caps):
+            nxt = self._ways[i + 1]
+            for x in range(min(cap, remaining) + 1):
+                w = nxt[remaining - x]
+                if index < w:
+                    counts.append(x)
+                    remaining -= x
+                    break
+                index -= w
+        return self._layout(counts)
+
+    def _layout(self, counts: Sequence[int]) -> Layout:
+        plantations = (counts[0], counts[1], counts[2], counts[3], counts[4])
+        buildings = tuple((b, n) for b, n in zip(self._built, counts[6:], strict=True) if n)
+        return Layout(plantations, counts[5], buildings)
+
+    def __iter__(self) -> Iterator[PlaceColonists]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __contains__(self, item: object) -> bool:
+        if not isinstance(item, PlaceColonists) or item.extra not in self._extras:
+            return False
+        layout = item.layout
+        placed = self._placed[self._extras.index(item.extra)]
+        if layout.placed != placed or layout.quarries > self._caps[5] or layout.quarries < 0:
+            return False
+        for g in GOODS:
+            if not 0 <= layout.plantations[g] <= self._caps[g]:
+                return False
+        last = -1
+        for b, n in layout.buildings:
+            if b <= last or b not in self._built or not 0 < n <= BUILDINGS[b].circles:
+                return False
+            last = b
+        return True
+
+    def random_index(self, u: float) -> int:
+        """Map u in [0, 1) to an index, for bots and property tests."""
+        return min(int(u * len(self)), len(self) - 1)
+
+
+def begin(s: State, ev: list[Event]) -> None:
+    """Deal the ship's colonists once round the table from the mayor into San Juan."""
+    n = s.n
+    ship = s.colonist_ship
+    dealt = [0] * n
+    for seat in range(n):
+        offset = (seat - s.picker) % n
+        dealt[seat] = ship // n + (1 if offset < ship % n else 0)
+        s.players[seat].san_juan += dealt[seat]
+    s.colonist_ship = 0
+    ev.append(ColonistsArrived(s.picker, tuple(dealt)))
+    s.waiting = [True] * n
+
+
+def extras(s: State, seat: int) -> tuple[bool, ...]:
+    """The mayor's privilege colonist comes from the supply, and only while it lasts."""
+    if seat == s.picker and s.colonist_supply > 0:
+        return (True, False)
+    return (False,)
+
+
+def legal(s: State, seat: int) -> Sequence[Action]:
+    if not s.waiting[seat]:
+        return ()
+    p = s.players[seat]
+    choices = extras(s, seat)
+    if p.colonists == 0 and choices == (False,):
+        return ()
+    return LayoutSpace(p, choices, p.colonists)
+
+
+def apply(s: State, seat: int, action: Action, ev: list[Event]) -> None:
+    assert isinstance(action, PlaceColonists)
+    p = s.players[seat]
+    total = p.colonists
+    if action.extra:
+        s.colonist_supply -= 1
+        total += 1
+    layout = action.layout
+    p.occupied = list(layout.plantations)
+    p.occupied_quarries = layout.quarries
+    placed = dict(layout.buildings)
+    for b in p.buildings:
+        p.buildings[b] = placed.get(b, 0)
+    p.san_juan = total - layout.placed
+    s.waiting[seat] = False
+    ev.append(ColonistsPlaced(seat, action.extra, p.san_juan))
+
+
+def skip(s: State, seat: int) -> None:
+    s.waiting[seat] = False
+
+
+def end(s: State, ev: list[Event]) -> None:
+    """Refill the ship: one per empty building circle, at least one per player."""
+    need = max(sum(p.empty_building_circles for p in s.players), s.n)
+    short = s.colonist_supply < need
+    put = min(need, s.colonist_supply)
+    s.colonist_supply -= put
+    s.colonist_ship += put
+    ev.append(ShipRefilled(put, short))
+    if short and s.end_reason is None:
+        s.end_reason = "the colonist ship could not be refilled"
+        ev.append(EndTriggered(s.end_reason))
