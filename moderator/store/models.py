@@ -1,0 +1,536 @@
+"""SQLAlchemy 2 typed models: games, seats, inbox, action log, snapshots, outbox, audit."""
+
+from __future__ import annotations
+
+import enum
+import json
+import zoneinfo
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    Enum,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
+from sqlalchemy.types import TypeDecorator
+
+from .passwords import hash_secret, verify_secret
+
+# Explicit names for every constraint and index, so migrations can refer to them
+# and both backends agree. PostgreSQL truncates identifiers at 63 characters.
+NAMING_CONVENTION: dict[str, str] = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# Lengths shared with the migration.
+ADDRESS_LEN = 320  # RFC 5321 4.5.3.1: 64 local part + @ + 255 domain
+MESSAGE_ID_LEN = 998  # RFC 5322 2.1.1: the longest line a header may have
+SHA256_HEX_LEN = 64
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp that is always timezone-aware UTC in Python, on every backend.
+
+    PostgreSQL stores ``timestamptz``; SQLite has no time zones, so values are
+    stored as naive UTC text and get their ``tzinfo`` back when read.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"naive datetime {value!r}: store timezone-aware UTC times")
+        value = value.astimezone(UTC)
+        if dialect.name == "sqlite":
+            return value.replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+class StringList(TypeDecorator[list[str]]):
+    """A list of strings stored as a JSON array in a TEXT column."""
+
+    impl = Text
+    cache_ok = True
+
+    def process_bind_param(self, value: list[str] | None, dialect: Dialect) -> str | None:
+        if value is None:
+            return None
+        return json.dumps(list(value), ensure_ascii=False)
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> list[str] | None:
+        if value is None:
+            return None
+        loaded = json.loads(value)
+        return [str(item) for item in loaded]
+
+
+# Surrogate keys of the tables that grow with traffic: 64-bit on PostgreSQL,
+# plain INTEGER on SQLite (only "INTEGER PRIMARY KEY" is an auto-increment rowid).
+BigIntId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class GameVariant(enum.StrEnum):
+    STANDARD = "standard"
+    TWO_PLAYER = "two-player"
+
+
+class GameStatus(enum.StrEnum):
+    SETUP = "setup"
+    ACTIVE = "active"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class DeadlineAction(enum.StrEnum):
+    """What the clock does when a decision's deadline passes."""
+
+    DEFAULT = "default"  # apply the default announced in the last mail
+    AUTOPILOT = "autopilot"  # let the autopilot bot decide
+    WAIT = "wait"  # remind only; never decide for the player
+
+
+class MessageSource(enum.StrEnum):
+    IMAP = "imap"
+    MAILDIR = "maildir"
+    PIPE = "pipe"
+    CLOCK = "clock"
+
+
+class MessageStatus(enum.StrEnum):
+    NEW = "new"
+    PROCESSING = "processing"
+    DONE = "done"
+    IGNORED = "ignored"
+    FAILED = "failed"
+
+
+class ActorKind(enum.StrEnum):
+    PLAYER = "player"
+    FORCED = "forced"
+    DEFAULT = "default"
+    AUTOPILOT = "autopilot"
+    ADMIN = "admin"
+
+
+class OutboxStatus(enum.StrEnum):
+    PENDING = "pending"
+    SENDING = "sending"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+def _enum(cls: type[enum.StrEnum], name: str) -> Enum:
+    """A portable enum column: VARCHAR plus a CHECK constraint, storing the values."""
+    return Enum(
+        cls,
+        name=name,
+        native_enum=False,
+        create_constraint=True,
+        validate_strings=True,
+        length=max(len(member.value) for member in cls),
+        values_callable=lambda members: [member.value for member in members],
+    )
+
+
+class Base(DeclarativeBase):
+    """Declarative base carrying the shared metadata and naming convention."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Game(Base):
+    """One game. ``version`` equals the seq of the last applied action.
+
+    Every ORM UPDATE of a game carries ``WHERE version = <loaded value>``
+    (SQLAlchemy ``version_id_col`` with the value managed by the service), so a
+    writer working from a stale copy gets ``StaleDataError`` instead of
+    overwriting another worker's move.
+    """
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tag: Mapped[str] = mapped_column(String(32), unique=True)
+    variant: Mapped[GameVariant] = mapped_column(_enum(GameVariant, "game_variant"))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[GameStatus] = mapped_column(
+        _enum(GameStatus, "game_status"), default=GameStatus.SETUP, index=True
+    )
+    deadline_hours: Mapped[int] = mapped_column(Integer, default=48)
+    reminder_hours: Mapped[int] = mapped_column(Integer, default=12)
+    deadline_action: Mapped[DeadlineAction] = mapped_column(
+        _enum(DeadlineAction, "deadline_action"), default=DeadlineAction.DEFAULT
+    )
+    # When the pending decision falls due / its reminder goes out (None: nothing
+    # pending). Set by the service; the clock scans these two indexed columns.
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    reminder_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    last_message_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game",
+        order_by="Seat.seat_index",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+    snapshot: Mapped[Snapshot | None] = relationship(
+        back_populates="game", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+    __table_args__ = (
+        CheckConstraint("seed >= 0", name="seed_nonnegative"),
+        CheckConstraint("version >= 0", name="version_nonnegative"),
+        CheckConstraint("deadline_hours > 0", name="deadline_hours_positive"),
+        CheckConstraint("reminder_hours >= 0", name="reminder_hours_nonnegative"),
+    )
+    # DeclarativeBase declares this as an instance attribute, so mypy refuses ClassVar.
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}  # noqa: RUF012
+
+    def active_seats(self) -> list[Seat]:
+        """The seats currently played, in seat order."""
+        return [seat for seat in self.seats if seat.active]
+
+
+class Seat(Base):
+    """Who plays seat ``seat_index`` (0-based, the engine's player index).
+
+    Replacing a player keeps the old row (``active`` false, ``replaced_at``
+    set) and adds a new active one; at most one active row per seat index.
+    """
+
+    __tablename__ = "seats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat_index: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(100))
+    address: Mapped[str] = mapped_column(String(ADDRESS_LEN), index=True)
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    secret_hash: Mapped[str | None] = mapped_column(String(255))
+    # Generation of the seat's signed reply address; the MAC covers it, so
+    # bumping it (on replacement or a reset) invalidates every older address.
+    mac_key_id: Mapped[int] = mapped_column(Integer, default=0)
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    replaced_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+
+    __table_args__ = (
+        CheckConstraint("seat_index >= 0", name="seat_index_nonnegative"),
+        Index(
+            "uq_seats_game_id_seat_index_active",
+            "game_id",
+            "seat_index",
+            unique=True,
+            sqlite_where=text("active"),
+            postgresql_where=text("active"),
+        ),
+    )
+
+    @validates("address")
+    def _lower_address(self, _key: str, value: str) -> str:
+        return value.strip().lower()
+
+    @validates("timezone")
+    def _known_timezone(self, _key: str, value: str) -> str:
+        try:
+            zoneinfo.ZoneInfo(value)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {value!r}") from exc
+        return value
+
+    def set_secret(self, password: str) -> None:
+        """Store a salted hash of ``password`` (never the password itself)."""
+        self.secret_hash = hash_secret(password)
+
+    def check_secret(self, password: str) -> bool:
+        """True when ``password`` is this seat's password."""
+        return verify_secret(password, self.secret_hash)
+
+
+class InboundMessage(Base):
+    """A message as received, kept verbatim; the unit of exactly-once processing."""
+
+    __tablename__ = "inbound_messages"
+
+    id: Mapped[int] = mapped_column(BigIntId, primary_key=True)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    raw_sha256: Mapped[str] = mapped_column(String(SHA256_HEX_LEN), unique=True)
+    message_id: Mapped[str | None] = mapped_column(String(MESSAGE_ID_LEN), unique=True)
+    source: Mapped[MessageSource] = mapped_column(_enum(MessageSource, "message_source"))
+    mailbox: Mapped[str | None] = mapped_column(String(255))
+    uidvalidity: Mapped[int | None] = mapped_column(BigInteger)
+    uid: Mapped[int | None] = mapped_column(BigInteger)
+    sender: Mapped[str | None] = mapped_column(String(ADDRESS_LEN))
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    status: Mapped[MessageStatus] = mapped_column(
+        _enum(MessageStatus, "message_status"), default=MessageStatus.NEW
+    )
+    error: Mapped[str | None] = mapped_column(Text)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # Lease for a claim committed before processing (status "processing"):
+    # a worker that finds an old claimed_at may take the message over.
+    claimed_by: Mapped[str | None] = mapped_column(String(100))
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), index=True
+    )
+    processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    __table_args__ = (
+        # NULLs never collide, so the constraint binds only IMAP messages.
+        UniqueConstraint("mailbox", "uidvalidity", "uid", name="uq_inbound_messages_mailbox_uid"),
+        CheckConstraint(
+            "uid IS NULL OR (mailbox IS NOT NULL AND uidvalidity IS NOT NULL)",
+            name="uid_has_mailbox",
+        ),
+        CheckConstraint("attempts >= 0", name="attempts_nonnegative"),
+        # "Next new message": WHERE status = 'new' ORDER BY id ... SKIP LOCKED.
+        Index("ix_inbound_messages_status_id", "status", "id"),
+    )
+
+
+class Action(Base):
+    """One applied engine action: the action log is the truth."""
+
+    __tablename__ = "actions"
+
+    id: Mapped[int] = mapped_column(BigIntId, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    # None for actions that belong to no seat (e.g. an admin's game-level action).
+    seat_index: Mapped[int | None] = mapped_column(Integer)
+    action_json: Mapped[str] = mapped_column(Text)
+    order_text: Mapped[str | None] = mapped_column(Text)
+    actor: Mapped[ActorKind] = mapped_column(_enum(ActorKind, "actor_kind"))
+    inbound_message_id: Mapped[int | None] = mapped_column(
+        ForeignKey("inbound_messages.id", ondelete="SET NULL"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "seq"),
+        CheckConstraint("seq >= 1", name="seq_positive"),
+    )
+
+
+class Snapshot(Base):
+    """The cached state of a game after action ``seq``; one row per game.
+
+    A cache only: it can always be rebuilt by replaying ``actions`` from the
+    seed. The service overwrites it in the same transaction that appends to
+    the log, so ``snapshots.seq == games.version == max(actions.seq)``.
+    """
+
+    __tablename__ = "snapshots"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer)
+    state_json: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="snapshot")
+
+    __table_args__ = (CheckConstraint("seq >= 0", name="seq_nonnegative"),)
+
+
+class QueuedOrder(Base):
+    """An order sent ahead of its turn, applied when its decision comes up.
+
+    Active means neither superseded (a newer order for the same decision came)
+    nor applied; at most one active order per (game, seat, decision key).
+    """
+
+    __tablename__ = "queued_orders"
+
+    id: Mapped[int] = mapped_column(BigIntId, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat_index: Mapped[int] = mapped_column(Integer)
+    decision_key: Mapped[str] = mapped_column(String(200))
+    order_text: Mapped[str] = mapped_column(Text)
+    parsed_json: Mapped[str | None] = mapped_column(Text)
+    inbound_message_id: Mapped[int | None] = mapped_column(
+        ForeignKey("inbound_messages.id", ondelete="SET NULL"), index=True
+    )
+    superseded: Mapped[bool] = mapped_column(Boolean, default=False)
+    applied_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (
+        Index(
+            "uq_queued_orders_active",
+            "game_id",
+            "seat_index",
+            "decision_key",
+            unique=True,
+            sqlite_where=text("NOT superseded AND applied_at IS NULL"),
+            postgresql_where=text("NOT superseded AND applied_at IS NULL"),
+        ),
+    )
+
+
+class OutboxMessage(Base):
+    """A rendered mail waiting to be sent after the transaction that made it commits."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(BigIntId, primary_key=True)
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), index=True
+    )
+    inbound_message_id: Mapped[int | None] = mapped_column(
+        ForeignKey("inbound_messages.id", ondelete="SET NULL"), index=True
+    )
+    to_addrs: Mapped[list[str]] = mapped_column(StringList)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    message_id: Mapped[str] = mapped_column(String(MESSAGE_ID_LEN), unique=True)
+    in_reply_to: Mapped[str | None] = mapped_column(String(MESSAGE_ID_LEN))
+    status: Mapped[OutboxStatus] = mapped_column(
+        _enum(OutboxStatus, "outbox_status"), default=OutboxStatus.PENDING
+    )
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_try_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (
+        CheckConstraint("attempts >= 0", name="attempts_nonnegative"),
+        # "Due mail": WHERE status = 'pending' AND next_try_at <= now ORDER BY next_try_at.
+        Index("ix_outbox_status_next_try_at", "status", "next_try_at"),
+    )
+
+
+class AuditEntry(Base):
+    """An administrative command: who ran it, with what, and why."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(BigIntId, primary_key=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
+    who: Mapped[str] = mapped_column(String(ADDRESS_LEN))
+    command: Mapped[str] = mapped_column(String(100))
+    arguments_json: Mapped[str] = mapped_column(Text, default="{}")
+    reason: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (Index("ix_audit_log_game_id_created_at", "game_id", "created_at"),)
+
+    @property
+    def arguments(self) -> dict[str, Any]:
+        """The decoded arguments."""
+        value = json.loads(self.arguments_json)
+        if not isinstance(value, dict):
+            raise ValueError("audit arguments are not a JSON object")
+        return value
+
+    @arguments.setter
+    def arguments(self, value: dict[str, Any]) -> None:
+        self.arguments_json = json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+class MailboxState(Base):
+    """Where the IMAP poller stopped in a mailbox (RFC 3501 UIDVALIDITY + UID)."""
+
+    __tablename__ = "mailbox_state"
+
+    mailbox: Mapped[str] = mapped_column(String(255), primary_key=True)
+    uidvalidity: Mapped[int] = mapped_column(BigInteger)
+    last_seen_uid: Mapped[int] = mapped_column(BigInteger, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class AuthFailure(Base):
+    """One failed authentication attempt, for rate limits per sender and per seat.
+
+    An events table rather than counters: the limit is "at most N rows for this
+    sender (or this game and seat) with created_at in the last window", which
+    is a sliding window with no read-modify-write race between workers. Rows
+    older than the longest window may be deleted at any time.
+    """
+
+    __tablename__ = "auth_failures"
+
+    id: Mapped[int] = mapped_column(BigIntId, primary_key=True)
+    sender: Mapped[str] = mapped_column(String(ADDRESS_LEN))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat_index: Mapped[int | None] = mapped_column(Integer)
+    inbound_message_id: Mapped[int | None] = mapped_column(
+        ForeignKey("inbound_messages.id", ondelete="SET NULL")
+    )
+    reason: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (
+        Index("ix_auth_failures_sender_created_at", "sender", "created_at"),
+        Index("ix_auth_failures_game_seat_created_at", "game_id", "seat_index", "created_at"),
+    )
+
+    @validates("sender")
+    def _lower_sender(self, _key: str, value: str) -> str:
+        return value.strip().lower()
+
+
+__all__ = [
+    "Action",
+    "ActorKind",
+    "AuditEntry",
+    "AuthFailure",
+    "Base",
+    "DeadlineAction",
+    "Game",
+    "GameStatus",
+    "GameVariant",
+    "InboundMessage",
+    "MailboxState",
+    "MessageSource",
+    "MessageStatus",
+    "OutboxMessage",
+    "OutboxStatus",
+    "QueuedOrder",
+    "Seat",
+    "Snapshot",
+    "StringList",
+    "UTCDateTime",
+    "utcnow",
+]

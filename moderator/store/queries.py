@@ -1,0 +1,111 @@
+"""The queries that make processing exactly-once with several workers: record, claim, lock."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from .models import (
+    Game,
+    InboundMessage,
+    MessageSource,
+    MessageStatus,
+    OutboxMessage,
+    OutboxStatus,
+    utcnow,
+)
+
+
+def sha256_hex(raw: bytes) -> str:
+    """The hex SHA-256 of a raw message, as stored in ``inbound_messages.raw_sha256``."""
+    return hashlib.sha256(raw).hexdigest()
+
+
+def record_inbound(
+    session: Session,
+    raw: bytes,
+    *,
+    source: MessageSource,
+    message_id: str | None = None,
+    mailbox: str | None = None,
+    uidvalidity: int | None = None,
+    uid: int | None = None,
+    sender: str | None = None,
+) -> InboundMessage | None:
+    """Insert a received message as ``new``; None when it was already recorded.
+
+    "Already" means the same Message-ID, the same raw bytes, or the same
+    mailbox UID. The insert runs in a SAVEPOINT, so a duplicate leaves the
+    caller's transaction usable; the unique constraints decide, which keeps
+    this correct when two pollers see the same message at once.
+    """
+    message = InboundMessage(
+        raw=raw,
+        raw_sha256=sha256_hex(raw),
+        message_id=message_id,
+        source=source,
+        mailbox=mailbox,
+        uidvalidity=uidvalidity,
+        uid=uid,
+        sender=sender,
+        status=MessageStatus.NEW,
+        attempts=0,
+    )
+    try:
+        with session.begin_nested():
+            session.add(message)
+    except IntegrityError:
+        return None
+    return message
+
+
+def claim_next_message(session: Session) -> InboundMessage | None:
+    """Lock the oldest ``new`` message for this transaction, skipping ones other workers hold.
+
+    PostgreSQL: ``FOR UPDATE SKIP LOCKED``, so workers never wait on each other
+    and never take the same row. SQLite ignores the clause; there every
+    transaction already holds the database write lock (BEGIN IMMEDIATE, see
+    db.py). Process the message and mark it done before committing.
+    """
+    statement = (
+        select(InboundMessage)
+        .where(InboundMessage.status == MessageStatus.NEW)
+        .order_by(InboundMessage.id)
+        .limit(1)
+        .with_for_update(skip_locked=True)
+    )
+    return session.scalars(statement).first()
+
+
+def lock_game(session: Session, game_id: int) -> Game | None:
+    """The game, row-locked until the transaction ends: one writer per game at a time.
+
+    Always re-reads the row (``populate_existing``) so the version seen is the
+    one committed by the previous lock holder.
+    """
+    statement = (
+        select(Game)
+        .where(Game.id == game_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return session.scalars(statement).first()
+
+
+def claim_due_outbox(
+    session: Session, *, now: datetime | None = None, limit: int = 20
+) -> list[OutboxMessage]:
+    """Lock up to ``limit`` pending mails whose ``next_try_at`` has come, oldest first."""
+    when = utcnow() if now is None else now
+    statement = (
+        select(OutboxMessage)
+        .where(OutboxMessage.status == OutboxStatus.PENDING, OutboxMessage.next_try_at <= when)
+        .order_by(OutboxMessage.next_try_at, OutboxMessage.id)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+    )
+    return list(session.scalars(statement))
