@@ -1,0 +1,1 @@
+"""The mail edge: envelope extraction from raw messages, IMAP in, SMTP out."""
