@@ -1,0 +1,240 @@
+"""The parsed orders: typed frozen commands, and the decision each one is for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TypeGuard
+
+from ..engine.actions import DecisionKind
+from ..engine.components import Building, Good, Role
+
+
+@dataclass(frozen=True, slots=True)
+class RoleRef:
+    """A role named in an order. ``exact`` is False for a bare "prospector", which means
+    whichever prospector card carries the most doubloons (the published default)."""
+
+    role: Role
+    exact: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class RoleCmd:
+    """Pick a role; several roles form a preference list (the first legal one is taken)."""
+
+    roles: tuple[RoleRef, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HaciendaCmd:
+    use: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SettleCmd:
+    """Take a face-up plantation (``good``) or a quarry (``good`` None).
+    ``hospice`` None: the hospice mans the tile whenever it can (the default)."""
+
+    good: Good | None
+    hospice: bool | None = None
+
+    @property
+    def quarry(self) -> bool:
+        return self.good is None
+
+
+@dataclass(frozen=True, slots=True)
+class BuildCmd:
+    """Build a building. ``name`` is what the player wrote; ``candidates`` every building
+    those words fit (more than one is an ambiguity reported at resolution)."""
+
+    name: str = field(compare=False)
+    candidates: tuple[Building, ...]
+    university: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SellCmd:
+    """Sell one barrel; alternatives in order of preference ("sell tobacco or coffee")."""
+
+    goods: tuple[Good, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShipCmd:
+    """Load a cargo ship. Every part is optional: no good means the kind with the most
+    barrels to ship (ties: the lowest value); no ship means the smallest that holds them.
+    ``ship`` is a ship's capacity; ``count`` a check of how many barrels go aboard."""
+
+    good: Good | None = None
+    count: int | None = None
+    ship: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WharfCmd:
+    """Ship all barrels of one kind on the private wharf (only ever when ordered)."""
+
+    good: Good | None = None
+
+
+class Where(Enum):
+    WAREHOUSE = "warehouse"
+    WINDROSE = "wind rose"
+
+
+@dataclass(frozen=True, slots=True)
+class KeepItem:
+    good: Good
+    count: int | None = None
+    where: Where | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KeepCmd:
+    """The goods kept at the end of the captain phase, in order of preference.
+    Unplaced items fill the warehouses first, then the wind rose. No items: keep nothing
+    that is not forced."""
+
+    items: tuple[KeepItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraCmd:
+    """The craftsman's privilege barrel."""
+
+    good: Good
+
+
+class TargetKind(Enum):
+    PLANTATION = "plantation"
+    QUARRY = "quarry"
+    BUILDING = "building"
+    SAN_JUAN = "san juan"
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A place for colonists, as written. A building target keeps every building the
+    words fit; the player's own board decides among them."""
+
+    kind: TargetKind
+    text: str = field(compare=False)
+    good: Good | None = None
+    buildings: tuple[Building, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """``count`` colonists off or onto ``target``."""
+
+    count: int
+    target: Target
+
+
+@dataclass(frozen=True, slots=True)
+class MayorCmd:
+    """A colonist order: every removal first, then every placement (seed 002).
+    ``extra`` None: the mayor takes his privilege colonist (the default)."""
+
+    extra: bool | None = None
+    removals: tuple[Move, ...] = ()
+    placements: tuple[Move, ...] = ()
+
+    def merged(self, other: MayorCmd) -> MayorCmd:
+        return MayorCmd(
+            other.extra if other.extra is not None else self.extra,
+            self.removals + other.removals,
+            self.placements + other.placements,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PassCmd:
+    """Decline the decision: ``kind`` names which one ("sell nothing"), None: the current."""
+
+    kind: DecisionKind | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DefaultCmd:
+    """Apply the moderator's published default for the current decision."""
+
+
+# -- service commands: they ask the moderator for something, they change nothing -----
+
+
+@dataclass(frozen=True, slots=True)
+class HelpCmd:
+    topic: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StatusCmd:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class BoardCmd:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersCmd:
+    """What may I order now?"""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryCmd:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ResendCmd:
+    pass
+
+
+GameCommand = (
+    RoleCmd
+    | HaciendaCmd
+    | SettleCmd
+    | BuildCmd
+    | SellCmd
+    | ShipCmd
+    | WharfCmd
+    | KeepCmd
+    | ExtraCmd
+    | MayorCmd
+    | PassCmd
+    | DefaultCmd
+)
+ServiceCommand = HelpCmd | StatusCmd | BoardCmd | OrdersCmd | HistoryCmd | ResendCmd
+Command = GameCommand | ServiceCommand
+
+SERVICE_COMMANDS = (HelpCmd, StatusCmd, BoardCmd, OrdersCmd, HistoryCmd, ResendCmd)
+
+_KIND: dict[type, DecisionKind] = {
+    RoleCmd: DecisionKind.ROLE,
+    HaciendaCmd: DecisionKind.HACIENDA,
+    SettleCmd: DecisionKind.SETTLE,
+    BuildCmd: DecisionKind.BUILD,
+    SellCmd: DecisionKind.SELL,
+    ShipCmd: DecisionKind.LOAD,
+    WharfCmd: DecisionKind.LOAD,
+    KeepCmd: DecisionKind.STORE,
+    ExtraCmd: DecisionKind.CRAFTSMAN_EXTRA,
+    MayorCmd: DecisionKind.MAYOR,
+}
+
+
+def is_service(command: Command) -> TypeGuard[ServiceCommand]:
+    return isinstance(command, SERVICE_COMMANDS)
+
+
+def target_kind(command: Command) -> DecisionKind | None:
+    """The kind of decision a command is for; None: the current one (pass, default) or
+    no decision at all (service commands)."""
+    if isinstance(command, PassCmd):
+        return command.kind
+    return _KIND.get(type(command))

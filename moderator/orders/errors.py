@@ -1,0 +1,104 @@
+"""The documented order errors: each carries the line, where in it, why, and what is legal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class OrderError(Exception):
+    """An order that was rejected. ``column`` is 1-based (None: the whole line);
+    ``legal`` lists the orders allowed now, in order syntax, when it is known."""
+
+    def __init__(
+        self,
+        reason: str,
+        line: str = "",
+        column: int | None = None,
+        line_no: int | None = None,
+        legal: Sequence[str] = (),
+    ) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+        self.column = column
+        self.line_no = line_no
+        self.legal: tuple[str, ...] = tuple(legal)
+
+    def at(self, line: str, line_no: int | None, offset: int = 0) -> OrderError:
+        """The same error placed in a mail line (``offset``: where the order starts)."""
+        new = self._copy()
+        new.line = line
+        new.line_no = line_no
+        if self.column is not None:
+            new.column = self.column + offset
+        return new
+
+    def with_legal(self, legal: Sequence[str]) -> OrderError:
+        new = self._copy()
+        new.legal = tuple(legal)
+        return new
+
+    def _copy(self) -> OrderError:
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        Exception.__init__(new, self.reason)
+        return new
+
+    def render(self, with_legal: bool = True) -> str:
+        """Plain text for a mail: the quoted line, a caret, the reason, the legal orders."""
+        out: list[str] = []
+        if self.line:
+            where = f"line {self.line_no}: " if self.line_no is not None else ""
+            out.append(f"> {self.line}")
+            if self.column is not None and 0 < self.column <= len(self.line) + 1:
+                out.append("  " + _caret_pad(self.line, self.column - 1) + "^")
+            out.append(f"{where}{self.reason}")
+        else:
+            out.append(self.reason)
+        if with_legal and self.legal:
+            out.append("You may order now:")
+            out.extend(f"    {text}" for text in self.legal)
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.render(with_legal=False)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.reason!r}, line={self.line!r}, column={self.column})"
+
+
+def _caret_pad(line: str, n: int) -> str:
+    # Keep tabs so the caret lines up under the same character in a monospaced font.
+    return "".join(ch if ch == "\t" else " " for ch in line[:n])
+
+
+class OrderSyntaxError(OrderError):
+    """The words do not form an order."""
+
+
+class IllegalOrder(OrderError):
+    """The order is understood but not allowed now (or not this player's turn)."""
+
+
+class AmbiguousOrder(OrderError):
+    """The order could mean two different things; ``alternatives`` says which."""
+
+    def __init__(
+        self,
+        reason: str,
+        alternatives: Sequence[str],
+        line: str = "",
+        column: int | None = None,
+        line_no: int | None = None,
+        legal: Sequence[str] = (),
+    ) -> None:
+        super().__init__(reason, line, column, line_no, legal)
+        self.alternatives: tuple[str, ...] = tuple(alternatives)
+
+
+__all__ = [
+    "AmbiguousOrder",
+    "IllegalOrder",
+    "OrderError",
+    "OrderSyntaxError",
+]

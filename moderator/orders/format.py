@@ -1,0 +1,164 @@
+"""Actions back to order text: for the "you may order now" lists and the defaults."""
+
+from __future__ import annotations
+
+from ..engine.actions import (
+    Action,
+    Build,
+    DecisionKind,
+    ExtraGood,
+    Load,
+    LoadWharf,
+    Pass,
+    PickRole,
+    PlaceColonists,
+    Sell,
+    Store,
+    TakePlantation,
+    TakeQuarry,
+    UseHacienda,
+)
+from ..engine.components import BUILDINGS, GOODS, Role
+from ..engine.defaults import default_action
+from ..engine.game import Game
+from ..engine.roles import mayor
+from .resolve import decision_of
+
+EXAMPLE_REMOVE = "remove 1 from corn, 1 from san juan"
+EXAMPLE_PLACE = "place 2 on coffee roaster, 1 on quarry"
+
+
+def format_action(action: Action, game: Game, seat: int) -> str:
+    """An order text that parses and resolves back to exactly ``action`` for ``seat`` in
+    the current position (it names whatever the defaults would otherwise decide)."""
+    s = game.state
+    legal = game.legal_actions(seat)
+    match action:
+        case PickRole(role=role):
+            if role.is_prospector:
+                if int(Role.PROSPECTOR2) in s.role_doubloons:
+                    return f"role prospector {1 if role is Role.PROSPECTOR else 2}"
+                return "role prospector"
+            return f"role {role.label}"
+        case UseHacienda(use=use):
+            return "hacienda" if use else "no hacienda"
+        case TakePlantation(good=good, hospice=h):
+            declined = not h and TakePlantation(good, True) in legal
+            return f"settle {good.label}" + (", no hospice" if declined else "")
+        case TakeQuarry(hospice=h):
+            declined = not h and TakeQuarry(True) in legal
+            return "take quarry" + (", no hospice" if declined else "")
+        case Build(building=b, university=u):
+            declined = not u and Build(b, True) in legal
+            return f"build {b.label}" + (", no university" if declined else "")
+        case ExtraGood(good=good):
+            return f"extra {good.label}"
+        case Sell(good=good):
+            return f"sell {good.label}"
+        case Load(good=good, ship=index):
+            return f"ship {good.label} on {s.ships[index].capacity}"
+        case LoadWharf(good=good):
+            return f"wharf {good.label}"
+        case Store(warehouse=kept, windrose=rose):
+            parts = [f"{g.label} in warehouse" for g in kept]
+            if rose is not None:
+                parts.append(f"1 {rose.label} on wind rose")
+            return "keep " + ", ".join(parts) if parts else "keep"
+        case Pass():
+            kind = game.kind()
+            return (
+                {
+                    DecisionKind.BUILD: "build nothing",
+                    DecisionKind.SELL: "sell nothing",
+                    DecisionKind.CRAFTSMAN_EXTRA: "no extra",
+                    DecisionKind.LOAD: "no wharf",
+                    DecisionKind.SETTLE: "take nothing",
+                }.get(kind, "pass")
+                if kind is not None
+                else "pass"
+            )
+        case PlaceColonists():
+            return format_colonists(action, game, seat)
+    raise AssertionError(f"unknown action {action!r}")  # pragma: no cover
+
+
+def format_colonists(action: PlaceColonists, game: Game, seat: int) -> str:
+    """A colonist order: every removal, then every placement, as seed 002 asks."""
+    s = game.state
+    p = s.players[seat]
+    layout = action.layout
+    removals: list[str] = []
+    placements: list[str] = []
+
+    def diff(name: str, now: int, then: int) -> None:
+        if then < now:
+            removals.append(f"{now - then} from {name}")
+        elif then > now:
+            placements.append(f"{then - now} on {name}")
+
+    for g in GOODS:
+        diff(g.label, p.occupied[g], layout.plantations[g])
+    diff("quarry", p.occupied_quarries, layout.quarries)
+    for b in sorted(p.buildings):
+        diff(b.label, p.buildings[b], layout.on(b))
+    orders: list[str] = []
+    if not action.extra and True in mayor.extras(s, seat):
+        orders.append("no extra colonist")
+    if removals:
+        orders.append("remove " + ", ".join(removals))
+    if placements:
+        orders.append("place " + ", ".join(placements))
+    if not orders:
+        return "mayor: no change"
+    return "; ".join(orders)
+
+
+def legal_orders(game: Game, seat: int) -> list[str]:
+    """What ``seat`` may order now, in order syntax, made from the legal actions (the
+    mayor's layouts are too many to list: his board and the syntax instead)."""
+    decision = decision_of(game, seat)
+    if decision is None:
+        return []
+    if decision.kind is DecisionKind.MAYOR:
+        return describe_mayor(game, seat)
+    out: list[str] = []
+    for action in decision.actions:
+        text = format_action(action, game, seat)
+        if text not in out:
+            out.append(text)
+    return out
+
+
+def describe_mayor(game: Game, seat: int) -> list[str]:
+    """The mayor decision for an error mail: the board's circles, the syntax, the default."""
+    s = game.state
+    p = s.players[seat]
+    tiles: list[str] = []
+    for g in GOODS:
+        if p.plantations[g]:
+            tiles.append(f"{g.label} {p.occupied[g]} of {p.plantations[g]}")
+    if p.quarries:
+        tiles.append(f"quarry {p.occupied_quarries} of {p.quarries}")
+    for b in sorted(p.buildings):
+        tiles.append(f"{b.label} {p.buildings[b]} of {BUILDINGS[b].circles}")
+    lines = [
+        "Your colonists: " + (", ".join(tiles) or "no tiles yet") + f"; San Juan {p.san_juan}.",
+    ]
+    if True in mayor.extras(s, seat):
+        lines.append(
+            'As mayor you also take one colonist from the supply, unless you write "no extra '
+            'colonist".'
+        )
+    legal = game.legal_actions(seat)
+    lines.append(
+        f"Write every removal first, then every placement ({len(legal)} layouts are possible), "
+        f'like "{EXAMPLE_REMOVE}" then "{EXAMPLE_PLACE}". No colonist may stay in San Juan '
+        "while an empty circle remains."
+    )
+    default = default_action(game, seat)
+    if default is not None:
+        lines.append("The default, if you send nothing: " + format_action(default, game, seat))
+    return lines
+
+
+__all__ = ["describe_mayor", "format_action", "format_colonists", "legal_orders"]

@@ -1,0 +1,551 @@
+"""Commands to engine actions, filling in what the player left out with the moderator's
+published defaults; an order that could mean two things is an error, never a guess."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..engine.actions import (
+    PASS,
+    Action,
+    Build,
+    DecisionKind,
+    ExtraGood,
+    Layout,
+    Load,
+    LoadWharf,
+    PickRole,
+    PlaceColonists,
+    Sell,
+    Store,
+    TakePlantation,
+    TakeQuarry,
+    UseHacienda,
+)
+from ..engine.components import BUILDINGS, GOODS, ISLAND_SPACES, Building, Good, Role
+from ..engine.defaults import default_action, default_store, richest_prospector
+from ..engine.game import Decision, Game
+from ..engine.roles import builder, captain, mayor
+from ..engine.state import Player, State
+from .commands import (
+    BuildCmd,
+    DefaultCmd,
+    ExtraCmd,
+    GameCommand,
+    HaciendaCmd,
+    KeepCmd,
+    MayorCmd,
+    Move,
+    PassCmd,
+    RoleCmd,
+    SellCmd,
+    SettleCmd,
+    ShipCmd,
+    Target,
+    TargetKind,
+    WharfCmd,
+    Where,
+    target_kind,
+)
+from .errors import AmbiguousOrder, IllegalOrder
+
+KIND_NAMES = {
+    DecisionKind.ROLE: "picking a role",
+    DecisionKind.HACIENDA: "whether to use your hacienda",
+    DecisionKind.SETTLE: "which plantation to take",
+    DecisionKind.MAYOR: "where your colonists go",
+    DecisionKind.BUILD: "what to build",
+    DecisionKind.CRAFTSMAN_EXTRA: "the craftsman's extra barrel",
+    DecisionKind.SELL: "what to sell",
+    DecisionKind.LOAD: "what to load",
+    DecisionKind.STORE: "which goods to keep",
+}
+
+
+def decision_of(game: Game, seat: int) -> Decision | None:
+    """The decision ``seat`` must take now, if any."""
+    for d in game.decisions():
+        if d.seat == seat:
+            return d
+    return None
+
+
+def _goods_list(goods: Sequence[Good]) -> str:
+    return ", ".join(g.label for g in goods) or "none"
+
+
+def resolve(command: GameCommand, game: Game, seat: int) -> Action:
+    """The engine action an order means for ``seat`` now. Raises IllegalOrder (not his
+    decision, or not allowed) or AmbiguousOrder; the game is never changed."""
+    decision = decision_of(game, seat)
+    if decision is None:
+        if game.over:
+            raise IllegalOrder("the game is over")
+        raise IllegalOrder("you have nothing to decide now")
+    kind = target_kind(command)
+    if kind is not None and kind is not decision.kind:
+        raise IllegalOrder(
+            f"that order is for {KIND_NAMES[kind]}, but you are deciding "
+            f"{KIND_NAMES[decision.kind]} now"
+        )
+    legal = decision.actions
+    s = game.state
+    match command:
+        case DefaultCmd():
+            action = default_action(game, seat)
+            if action is None:
+                raise IllegalOrder(f"there is no default for {KIND_NAMES[decision.kind]}")
+            return action
+        case PassCmd():
+            if PASS in legal:
+                return PASS
+            raise IllegalOrder(_no_pass_reason(decision.kind))
+        case RoleCmd():
+            return _role(command, s, legal)
+        case HaciendaCmd(use=use):
+            return _require(UseHacienda(use), legal, "you cannot use the hacienda now")
+        case SettleCmd():
+            return _settle(command, s, seat, legal)
+        case BuildCmd():
+            return _build(command, s, seat, legal)
+        case SellCmd():
+            return _sell(command, s, seat, legal)
+        case ShipCmd():
+            return _ship(command, s, seat, legal)
+        case WharfCmd():
+            return _wharf(command, s, seat, legal)
+        case ExtraCmd(good=good):
+            if ExtraGood(good) in legal:
+                return ExtraGood(good)
+            produced = [g for g in GOODS if ExtraGood(g) in legal]
+            raise IllegalOrder(
+                f"you cannot take an extra {good.label}: the kinds you may take are "
+                f"{_goods_list(produced)}"
+            )
+        case KeepCmd():
+            return _keep(command, game, seat, legal)
+        case MayorCmd():
+            return resolve_mayor(command, s, seat, legal)
+    raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
+
+
+def _require(action: Action, legal: Sequence[Action], reason: str) -> Action:
+    if action in legal:
+        return action
+    raise IllegalOrder(reason)
+
+
+def _no_pass_reason(kind: DecisionKind) -> str:
+    return {
+        DecisionKind.ROLE: "you must pick a role",
+        DecisionKind.LOAD: "you must load goods when you can (seed 000)",
+        DecisionKind.STORE: "say which goods to keep",
+        DecisionKind.MAYOR: "say where your colonists go",
+        DecisionKind.HACIENDA: 'answer "hacienda" or "no hacienda"',
+    }.get(kind, "you may not pass now")
+
+
+# -- role ----------------------------------------------------------------------------
+
+
+def _role(cmd: RoleCmd, s: State, legal: Sequence[Action]) -> Action:
+    for ref in cmd.roles:
+        if ref.exact:
+            if PickRole(ref.role) in legal:
+                return PickRole(ref.role)
+        else:
+            best = richest_prospector(s)
+            if best is not None and PickRole(best) in legal:
+                return PickRole(best)
+    first = cmd.roles[0].role
+    label = "prospector 2" if first is Role.PROSPECTOR2 else first.label
+    if int(first) not in s.role_doubloons:
+        reason = f"there is no {label} in this game"
+    elif int(first) in s.role_taken:
+        who = s.players[s.role_taken[int(first)]].name
+        reason = f"the {label} has been taken this round (by {who})"
+    else:  # pragma: no cover - a role on the table is always legal in role selection
+        reason = f"you cannot take the {label} now"
+    if len(cmd.roles) > 1:
+        reason = "none of those roles is free: " + reason
+    raise IllegalOrder(reason)
+
+
+# -- settler -------------------------------------------------------------------------
+
+
+def _settle(cmd: SettleCmd, s: State, seat: int, legal: Sequence[Action]) -> Action:
+    def tile(h: bool) -> Action:
+        return TakeQuarry(h) if cmd.good is None else TakePlantation(cmd.good, h)
+
+    choices = (True, False) if cmd.hospice is None else (cmd.hospice,)
+    for h in choices:
+        if tile(h) in legal:
+            return tile(h)
+    p = s.players[seat]
+    if p.island_free <= 0:
+        raise IllegalOrder(f"your island is full ({ISLAND_SPACES} tiles)")
+    if cmd.hospice and tile(False) in legal:
+        raise IllegalOrder(
+            "your hospice cannot man the new tile (it is unmanned, or no colonist is left)"
+        )
+    if cmd.good is None:
+        if s.quarries <= 0:
+            raise IllegalOrder("no quarries are left")
+        raise IllegalOrder(
+            "only the settler, or a player with a manned construction hut, may take a quarry"
+        )
+    face_up = sorted(set(s.face_up))
+    raise IllegalOrder(
+        f"there is no {cmd.good.label} plantation face up (face up: {_goods_list(face_up)})"
+    )
+
+
+# -- builder -------------------------------------------------------------------------
+
+
+def _build(cmd: BuildCmd, s: State, seat: int, legal: Sequence[Action]) -> Action:
+    if len(cmd.candidates) > 1:
+        names = [b.label for b in cmd.candidates]
+        raise AmbiguousOrder(
+            f'"{cmd.name}" could be {_or_list(names)}: name one',
+            alternatives=[f"build {n}" for n in names],
+        )
+    (b,) = cmd.candidates
+    choices = (True, False) if cmd.university is None else (cmd.university,)
+    for u in choices:
+        if Build(b, u) in legal:
+            return Build(b, u)
+    p = s.players[seat]
+    if cmd.university and Build(b, False) in legal:
+        raise IllegalOrder("your university cannot man the new building now")
+    if b in p.buildings:
+        raise IllegalOrder(f"you already have a {b.label}")
+    if s.supply_buildings.get(b, 0) <= 0:
+        raise IllegalOrder(f"no {b.label} is left")
+    free = 12 - p.city_used
+    if BUILDINGS[b].spaces > free:
+        raise IllegalOrder(f"a {b.label} needs {BUILDINGS[b].spaces} city spaces; you have {free}")
+    price = builder.cost(s, seat, b)
+    if price > p.doubloons:
+        raise IllegalOrder(f"a {b.label} costs you {price} doubloons; you have {p.doubloons}")
+    raise IllegalOrder(f"you cannot build a {b.label} now")  # pragma: no cover
+
+
+def _or_list(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+# -- trader --------------------------------------------------------------------------
+
+
+def _sell(cmd: SellCmd, s: State, seat: int, legal: Sequence[Action]) -> Action:
+    for g in cmd.goods:
+        if Sell(g) in legal:
+            return Sell(g)
+    g = cmd.goods[0]
+    p = s.players[seat]
+    if p.goods[g] <= 0:
+        reason = f"you have no {g.label}"
+    elif g in s.trading_house:
+        reason = f"the trading house already has {g.label} (only an office buys a kind twice)"
+    else:  # pragma: no cover - a full house means no decision at all
+        reason = f"you cannot sell {g.label} now"
+    if len(cmd.goods) > 1:
+        reason = "none of those goods can be sold: " + reason
+    raise IllegalOrder(reason)
+
+
+# -- captain -------------------------------------------------------------------------
+
+
+def shipped(s: State, seat: int, load: Load) -> int:
+    ship = s.ships[load.ship]
+    return min(s.players[seat].goods[load.good], ship.capacity - ship.count)
+
+
+def _ships_text(s: State) -> str:
+    return ", ".join(str(ship.capacity) for ship in s.ships)
+
+
+def _ship(cmd: ShipCmd, s: State, seat: int, legal: Sequence[Action]) -> Action:
+    p = s.players[seat]
+    loads = [a for a in legal if isinstance(a, Load)]
+    if not loads:
+        if any(isinstance(a, LoadWharf) for a in legal):
+            raise IllegalOrder(
+                'no cargo ship can take your goods; you may use your wharf ("wharf <good>") or pass'
+            )
+        raise IllegalOrder("you cannot load anything now")  # pragma: no cover
+    if cmd.good is not None:
+        if p.goods[cmd.good] <= 0:
+            raise IllegalOrder(f"you have no {cmd.good.label}")
+        loads = [a for a in loads if a.good is cmd.good]
+        if not loads:
+            raise IllegalOrder(f"no cargo ship can take your {cmd.good.label} now")
+    if cmd.ship is not None:
+        index = [i for i, ship in enumerate(s.ships) if ship.capacity == cmd.ship]
+        if not index:
+            raise IllegalOrder(f"there is no ship of {cmd.ship} (the ships hold {_ships_text(s)})")
+        at = [a for a in loads if a.ship == index[0]]
+        if not at:
+            what = cmd.good.label if cmd.good is not None else "your goods"
+            raise IllegalOrder(
+                f"{what} cannot go on the ship of {cmd.ship} now" + _why_not(s, index[0])
+            )
+        loads = at
+    if cmd.count is not None:
+        counted = [a for a in loads if shipped(s, seat, a) == cmd.count]
+        if not counted:
+            best = max(loads, key=lambda a: shipped(s, seat, a))
+            raise IllegalOrder(
+                f"that would load {shipped(s, seat, best)} {best.good.label}, not {cmd.count}"
+            )
+        loads = counted
+    # Greatest quantity, ties to the lowest value, then the smallest ship (seed 000).
+    return min(loads, key=lambda a: (-shipped(s, seat, a), int(a.good), s.ships[a.ship].capacity))
+
+
+def _why_not(s: State, index: int) -> str:
+    ship = s.ships[index]
+    if ship.count >= ship.capacity:
+        return " (it is full)"
+    if ship.good is not None:
+        return f" (it carries {ship.good.label})"
+    return ""
+
+
+def _wharf(cmd: WharfCmd, s: State, seat: int, legal: Sequence[Action]) -> Action:
+    options = [a for a in legal if isinstance(a, LoadWharf)]
+    p = s.players[seat]
+    if not options:
+        if not p.active(Building.WHARF):
+            raise IllegalOrder("you have no manned wharf")
+        raise IllegalOrder("you cannot use your wharf now (once per captain phase)")
+    if cmd.good is None:
+        return min(options, key=lambda a: (-p.goods[a.good], int(a.good)))
+    if LoadWharf(cmd.good) in options:
+        return LoadWharf(cmd.good)
+    raise IllegalOrder(f"you have no {cmd.good.label}")
+
+
+def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Action:
+    s = game.state
+    p = s.players[seat]
+    stores = [a for a in legal if isinstance(a, Store)]
+    if not cmd.items:
+        default = default_store(s, seat)
+        assert default is not None
+        return default
+    cap = captain.warehouse_kinds(p)
+    for item in cmd.items:
+        if p.goods[item.good] <= 0:
+            raise IllegalOrder(f"you have no {item.good.label}")
+        if item.where is Where.WINDROSE and item.count not in (None, 1):
+            raise IllegalOrder("the wind rose holds one barrel")
+        if item.where is Where.WAREHOUSE and cap == 0:
+            raise IllegalOrder("you have no manned warehouse")
+    in_house = [i.good for i in cmd.items if i.where is Where.WAREHOUSE]
+    on_rose = [i.good for i in cmd.items if i.where is Where.WINDROSE]
+    if len(set(in_house)) > cap:
+        raise IllegalOrder(f"your warehouses hold {cap} kind{'s' if cap != 1 else ''}")
+    if len(set(on_rose)) > 1:
+        raise IllegalOrder("the wind rose holds one barrel")
+    fits = [
+        a
+        for a in stores
+        if all(g in a.warehouse for g in in_house) and all(a.windrose is g for g in on_rose)
+    ]
+    if not fits:
+        raise IllegalOrder("that does not fit your warehouses and wind rose")
+    plain = [i.good for i in cmd.items if i.where is None]
+
+    def kept(a: Store, g: Good) -> int:
+        return (p.goods[g] if g in a.warehouse else 0) + (1 if a.windrose is g else 0)
+
+    def preference(a: Store) -> tuple[object, ...]:
+        # Named goods in order: most barrels kept, warehouse before wind rose; then the
+        # published default (highest-value kinds in the warehouses, then on the wind rose).
+        named = tuple((kept(a, g), g in a.warehouse) for g in plain)
+        return (named, sorted(a.warehouse, reverse=True), a.windrose or -1)
+
+    return max(fits, key=preference)
+
+
+# -- mayor ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Board:
+    """A player's colonists while a colonist order is worked through."""
+
+    occupied: list[int]
+    quarries: int
+    on: dict[Building, int]
+    san_juan: int
+    pool: int = 0
+
+
+def _tile_name(t: Target) -> str:
+    if t.kind is TargetKind.PLANTATION:
+        assert t.good is not None
+        return f"{t.good.label} plantation"
+    return t.text
+
+
+def _own_building(t: Target, p: Player) -> Building:
+    owned = [b for b in t.buildings if b in p.buildings]
+    if not owned:
+        if len(t.buildings) == 1:
+            raise IllegalOrder(f"you have no {t.buildings[0].label}")
+        raise IllegalOrder(f'you have no building called "{t.text}"')
+    if len(owned) > 1:
+        names = [b.label for b in owned]
+        raise AmbiguousOrder(
+            f'"{t.text}" could be your {_or_list(names)}: name one', alternatives=names
+        )
+    return owned[0]
+
+
+def _remove(board: _Board, p: Player, move: Move) -> None:
+    t, n = move.target, move.count
+    if t.kind is TargetKind.SAN_JUAN:
+        if board.san_juan < n:
+            raise IllegalOrder(f"you cannot remove {n} from San Juan: {_has(board.san_juan, 'it')}")
+        board.san_juan -= n
+    elif t.kind is TargetKind.PLANTATION:
+        assert t.good is not None
+        have = board.occupied[t.good]
+        if have < n:
+            raise IllegalOrder(f"you cannot remove {n} from {_tile_name(t)}: {_has(have)}")
+        board.occupied[t.good] -= n
+    elif t.kind is TargetKind.QUARRY:
+        if board.quarries < n:
+            raise IllegalOrder(f"you cannot remove {n} from quarry: {_has(board.quarries)}")
+        board.quarries -= n
+    else:
+        b = _own_building(t, p)
+        if board.on[b] < n:
+            raise IllegalOrder(f"you cannot remove {n} from {b.label}: {_has(board.on[b])}")
+        board.on[b] -= n
+    board.pool += n
+
+
+def _place(board: _Board, p: Player, move: Move) -> None:
+    t, n = move.target, move.count
+    if t.kind is TargetKind.SAN_JUAN:
+        # Putting colonists back in San Juan is what happens to anyone not placed.
+        if board.pool < n:
+            raise IllegalOrder(f"you have only {board.pool} removed colonist(s) to put in San Juan")
+        board.pool -= n
+        board.san_juan += n
+        return
+    if t.kind is TargetKind.PLANTATION:
+        assert t.good is not None
+        room, tiles = p.plantations[t.good] - board.occupied[t.good], p.plantations[t.good]
+        if tiles == 0:
+            raise IllegalOrder(f"you have no {_tile_name(t)}")
+    elif t.kind is TargetKind.QUARRY:
+        room, tiles = p.quarries - board.quarries, p.quarries
+        if tiles == 0:
+            raise IllegalOrder("you have no quarry")
+    else:
+        b = _own_building(t, p)
+        room = BUILDINGS[b].circles - board.on[b]
+    if room < n:
+        where = _tile_name(t) if t.kind is not TargetKind.BUILDING else _own_building(t, p).label
+        full = "it is full" if room == 0 else f"only {room} empty circle{'s' if room != 1 else ''}"
+        raise IllegalOrder(f"you cannot place {n} on {where}: {full}")
+    if board.pool + board.san_juan < n:
+        raise IllegalOrder(
+            f"you cannot place {n} on {_tile_name(t)}: you have only "
+            f"{board.pool + board.san_juan} colonist(s) left to place"
+        )
+    from_pool = min(board.pool, n)
+    board.pool -= from_pool
+    board.san_juan -= n - from_pool
+    if t.kind is TargetKind.PLANTATION:
+        assert t.good is not None
+        board.occupied[t.good] += n
+    elif t.kind is TargetKind.QUARRY:
+        board.quarries += n
+    else:
+        board.on[_own_building(t, p)] += n
+
+
+def _has(n: int, who: str = "it") -> str:
+    if n == 0:
+        return f"{who} has no colonist"
+    return f"{who} has only {n} colonist{'s' if n != 1 else ''}"
+
+
+def empty_circles(p: Player, layout: Layout) -> list[str]:
+    """The tiles of a layout with room left, as "2 on coffee roaster"."""
+    out: list[str] = []
+    for g in GOODS:
+        room = p.plantations[g] - layout.plantations[g]
+        if room:
+            out.append(f"{room} on {g.label}")
+    if p.quarries - layout.quarries:
+        out.append(f"{p.quarries - layout.quarries} on quarry")
+    for b in sorted(p.buildings):
+        room = BUILDINGS[b].circles - layout.on(b)
+        if room:
+            out.append(f"{room} on {b.label}")
+    return out
+
+
+def layout_after(cmd: MayorCmd, p: Player, san_juan: int) -> tuple[Layout, int]:
+    """Apply a colonist order to the player's current layout: every removal, then every
+    placement. Returns the new layout and how many colonists are left in San Juan."""
+    board = _Board(list(p.occupied), p.occupied_quarries, dict(p.buildings), san_juan)
+    for move in cmd.removals:
+        _remove(board, p, move)
+    for move in cmd.placements:
+        _place(board, p, move)
+    o = board.occupied
+    layout = Layout(
+        (o[0], o[1], o[2], o[3], o[4]),
+        board.quarries,
+        tuple((b, n) for b, n in sorted(board.on.items()) if n),
+    )
+    return layout, board.san_juan + board.pool
+
+
+def resolve_mayor(cmd: MayorCmd, s: State, seat: int, legal: Sequence[Action]) -> Action:
+    p = s.players[seat]
+    can_extra = True in mayor.extras(s, seat)
+    if cmd.extra and not can_extra:
+        if seat != s.picker:
+            raise IllegalOrder("only the mayor takes an extra colonist")
+        raise IllegalOrder("the colonist supply is empty: there is no extra colonist")
+    # Unless declined, the mayor takes his extra colonist (seed 002); an order that only
+    # works without it is an error, not a silent refusal of the privilege.
+    extra = can_extra if cmd.extra is None else bool(cmd.extra)
+    layout, left = layout_after(cmd, p, p.san_juan + int(extra))
+    action = PlaceColonists(layout, extra)
+    if action in legal:
+        return action
+    note = ""
+    if extra and cmd.extra is None:
+        note = ' (with the mayor\'s extra colonist, taken unless you write "no extra colonist")'
+    raise IllegalOrder(
+        f"{left} colonist{'s' if left != 1 else ''} would stay in San Juan{note} "
+        "while there is room: "
+        + ", ".join(empty_circles(p, layout))
+        + "; every empty circle must be filled while colonists remain"
+    )
+
+
+__all__ = [
+    "KIND_NAMES",
+    "decision_of",
+    "empty_circles",
+    "layout_after",
+    "resolve",
+    "resolve_mayor",
+    "shipped",
+]
