@@ -10,6 +10,6 @@ def main(argv: list[str] | None = None) -> int:
 
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["demo"]:
-        return run_demo()
+        return run_demo(args[1:])
     print("usage: moderator demo", file=sys.stderr)
     return 2

@@ -37,7 +37,8 @@ from .state import Phase, Player, Ship, State
 STANDARD = "standard"
 TWO_PLAYER = "two-player"
 
-_PICK = {r: PickRole(r) for r in Role}
+_PICK = {int(r): PickRole(r) for r in Role}
+_ROLES = tuple(Role)  # Role(value) through the enum machinery is slow in the hot path
 _PHASE_OF_ROLE = {
     Role.SETTLER: Phase.SETTLER,
     Role.MAYOR: Phase.MAYOR,
@@ -202,7 +203,8 @@ class Game:
         s = self.state
         phase = s.phase
         if phase is Phase.ROLE:
-            return [_PICK[Role(r)] for r in s.role_doubloons if r not in s.role_taken]
+            taken = s.role_taken
+            return [_PICK[r] for r in s.role_doubloons if r not in taken]
         if phase is Phase.SETTLER:
             return settler.legal(s, seat)
         if phase is Phase.MAYOR:
@@ -310,7 +312,7 @@ class Game:
             phase = s.phase
             if phase is Phase.OVER or phase is Phase.ROLE:
                 return
-            role = Role(s.role)
+            role = _ROLES[s.role]
             if phase in (Phase.SETTLER, Phase.BUILDER, Phase.TRADER):
                 while s.acted < s.n:
                     seat = (s.picker + s.acted) % s.n

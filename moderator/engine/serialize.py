@@ -72,6 +72,10 @@ def building_name(b: Building) -> str:
 
 
 _GOOD_BY_NAME = {g.label: g for g in Good}
+_GOOD_KEYS = tuple(g.label for g in Good)  # precomputed: enum properties are slow
+_ISLAND_KEYS = (*_GOOD_KEYS, "quarry")
+_BUILDING_KEYS = tuple(b.label for b in Building)
+_ROLE_KEYS = tuple(role_name(r) for r in Role)
 _ROLE_BY_NAME = {r.name.lower(): r for r in Role}
 _BUILDING_BY_NAME = {b.label: b for b in Building}
 
@@ -87,7 +91,7 @@ def _good(value: object, path: str) -> Good:
 
 
 def _int(value: object, path: str, lo: int | None = 0, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if type(value) is not int:  # bool is an int subclass, and not a count
         raise StateError(path, f"expected a whole number, got {value!r}")
     if lo is not None and value < lo:
         raise StateError(path, f"must be at least {lo}, got {value}")
@@ -130,19 +134,21 @@ def _list(value: object, path: str, length: int | None = None) -> list[Any]:
 
 
 def _goods_map(value: object, path: str) -> list[int]:
-    obj = _obj(value, path, tuple(g.label for g in Good))
-    return [_int(obj[g.label], f"{path}.{g.label}") for g in Good]
+    obj = _obj(value, path, _GOOD_KEYS)
+    return [_int(obj[key], f"{path}.{key}") for key in _GOOD_KEYS]
 
 
 def _goods_dict(counts: list[int]) -> dict[str, int]:
-    return {g.label: counts[g] for g in Good}
+    return dict(zip(_GOOD_KEYS, counts, strict=True))
 
 
 # -- to JSON -------------------------------------------------------------------
 
 
 def _player_to(p: Player) -> dict[str, Any]:
-    island: dict[str, list[int]] = {g.label: [p.plantations[g], p.occupied[g]] for g in Good}
+    island: dict[str, list[int]] = {
+        key: [p.plantations[i], p.occupied[i]] for i, key in enumerate(_GOOD_KEYS)
+    }
     island["quarry"] = [p.quarries, p.occupied_quarries]
     return {
         "name": p.name,
@@ -150,7 +156,7 @@ def _player_to(p: Player) -> dict[str, Any]:
         "vp": p.vp,
         "goods": _goods_dict(p.goods),
         "island": island,
-        "city": {b.label: n for b, n in sorted(p.buildings.items())},
+        "city": {_BUILDING_KEYS[b]: n for b, n in p.buildings.items()},
         "san_juan": p.san_juan,
     }
 
@@ -165,7 +171,7 @@ def to_dict(s: State) -> dict[str, Any]:
         "round": s.round,
         "governor": s.governor,
         "phase": s.phase.value,
-        "role": None if s.role < 0 else role_name(Role(s.role)),
+        "role": None if s.role < 0 else _ROLE_KEYS[s.role],
         "picker": s.picker,
         "turn": s.turn,
         "picks": s.picks,
@@ -177,16 +183,13 @@ def to_dict(s: State) -> dict[str, Any]:
         "captain_privilege_used": s.captain_privilege_used,
         "produced": [g.label for g in Good if s.produced[g]],
         "roles": {
-            role_name(Role(r)): {
-                "doubloons": d,
-                "taken_by": s.role_taken.get(r),
-            }
-            for r, d in sorted(s.role_doubloons.items())
+            _ROLE_KEYS[r]: {"doubloons": d, "taken_by": s.role_taken.get(r)}
+            for r, d in s.role_doubloons.items()
         },
         "colonists": {"supply": s.colonist_supply, "ship": s.colonist_ship},
         "vp_chips": s.vp_chips,
         "goods_supply": _goods_dict(s.goods_supply),
-        "trading_house": [g.label for g in s.trading_house],
+        "trading_house": [_GOOD_KEYS[g] for g in s.trading_house],
         "ships": [
             {
                 "capacity": ship.capacity,
@@ -196,12 +199,12 @@ def to_dict(s: State) -> dict[str, Any]:
             for ship in s.ships
         ],
         "plantations": {
-            "pile": [g.label for g in s.pile],
-            "face_up": [g.label for g in s.face_up],
-            "discards": [g.label for g in s.discards],
+            "pile": [_GOOD_KEYS[g] for g in s.pile],
+            "face_up": [_GOOD_KEYS[g] for g in s.face_up],
+            "discards": [_GOOD_KEYS[g] for g in s.discards],
         },
         "quarries": s.quarries,
-        "building_supply": {b.label: n for b, n in sorted(s.supply_buildings.items())},
+        "building_supply": {_BUILDING_KEYS[b]: n for b, n in s.supply_buildings.items()},
         "end_reason": s.end_reason,
         "players": [_player_to(p) for p in s.players],
     }
@@ -255,7 +258,7 @@ def _player_from(value: object, path: str) -> Player:
         raise StateError(f"{path}.name", "a player needs a name")
     p.vp = _int(obj["vp"], f"{path}.vp")
     p.goods = _goods_map(obj["goods"], f"{path}.goods")
-    island = _obj(obj["island"], f"{path}.island", (*(g.label for g in Good), "quarry"))
+    island = _obj(obj["island"], f"{path}.island", _ISLAND_KEYS)
     for key, entry in island.items():
         where = f"{path}.island.{key}"
         pair = _list(entry, where, 2)

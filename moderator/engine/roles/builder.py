@@ -17,23 +17,31 @@ def cost(s: State, seat: int, building: Building) -> int:
     return max(info.price - discount, 0)
 
 
+# (building, price, column, spaces) and the action objects, computed once: this is hot.
+_ROWS = tuple((b, i.price, i.column, i.spaces) for b, i in BUILDINGS.items())
+_BUILD = {(b, u): Build(b, u) for b in Building for u in (False, True)}
+
+
 def legal(s: State, seat: int) -> list[Action]:
     p = s.players[seat]
     free = CITY_SPACES - p.city_used
     if free <= 0:
         return []
-    university = (
-        (False, True) if p.active(Building.UNIVERSITY) and colonist_available(s) else (False,)
-    )
+    university = p.active(Building.UNIVERSITY) and colonist_available(s)
+    quarries = p.occupied_quarries
+    privilege = 1 if seat == s.picker else 0
+    money = p.doubloons
+    supply = s.supply_buildings
+    owned = p.buildings
     out: list[Action] = []
-    for b, left in s.supply_buildings.items():
-        if left <= 0 or b in p.buildings:
+    for b, price, column, spaces in _ROWS:
+        if spaces > free or not supply[b] or b in owned:
             continue
-        info = BUILDINGS[b]
-        if info.spaces > free or cost(s, seat, b) > p.doubloons:
+        if price - privilege - (quarries if quarries < column else column) > money:
             continue
-        for u in university:
-            out.append(Build(b, u))
+        out.append(_BUILD[b, False])
+        if university:
+            out.append(_BUILD[b, True])
     if out:
         out.append(PASS)
     return out

@@ -120,8 +120,9 @@ def store_options(p: Player) -> list[Store]:
         rest = [g for g in held if g not in kept]
         for g in rest:
             out.append(Store(kept, g))
-    # A choice matters only if some option loses goods.
-    if all(_lost(p, o) == 0 for o in out):
+    # When everything fits, everything is kept: "he must find room" (seed 000); the
+    # choice of what to return exists only when something must be returned.
+    if any(_lost(p, o) == 0 for o in out):
         return []
     return out
 

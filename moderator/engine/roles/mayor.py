@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import accumulate
 from typing import overload
 
 from ..actions import Action, Layout, PlaceColonists
@@ -44,11 +45,9 @@ class LayoutSpace(Sequence[PlaceColonists]):
         ways[k][0] = 1
         for i in range(k - 1, -1, -1):
             cap = self._caps[i]
-            nxt = ways[i + 1]
-            prefix = [0]
-            for w in nxt:
-                prefix.append(prefix[-1] + w)
-            ways[i] = [prefix[r + 1] - prefix[max(0, r - cap)] for r in range(top + 1)]
+            prefix = list(accumulate(ways[i + 1], initial=0))
+            # ways[i][r] = sum of ways[i+1][r-cap .. r]
+            ways[i] = [prefix[r + 1] - (prefix[r - cap] if r > cap else 0) for r in range(top + 1)]
         self._ways = ways
         self._sizes = tuple(ways[0][n] for n in self._placed)
 

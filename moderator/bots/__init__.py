@@ -1,0 +1,123 @@
+"""Autopilot players: a uniform random bot and a simple heuristic one."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from ..engine import (
+    BUILDINGS,
+    Action,
+    Build,
+    DecisionKind,
+    ExtraGood,
+    Game,
+    Good,
+    Pass,
+    PickRole,
+    Role,
+    Sell,
+    TakePlantation,
+    TakeQuarry,
+)
+from ..engine.defaults import default_action
+from ..engine.roles import builder, trader
+
+
+class Bot(Protocol):
+    def choose(self, game: Game, seat: int) -> Action: ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions (mayor layouts included)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, seat: int) -> Action:
+        legal = game.legal_actions(seat)
+        return legal[self.rng.randrange(len(legal))]
+
+
+class HeuristicBot:
+    """Plays sensibly enough for a demo or an absent player: the moderator's defaults
+    where they exist, otherwise a greedy estimate of the immediate gain."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, seat: int) -> Action:
+        legal = game.legal_actions(seat)
+        kind = game.kind()
+        if kind in (DecisionKind.MAYOR, DecisionKind.LOAD, DecisionKind.STORE):
+            action = default_action(game, seat)
+            if action is not None:
+                return action
+        return max(legal, key=lambda a: (self._value(game, seat, a), self.rng.random()))
+
+    def _value(self, game: Game, seat: int, action: Action) -> float:
+        s = game.state
+        p = s.players[seat]
+        match action:
+            case PickRole(role=role):
+                return _role_value(game, seat, role) + s.role_doubloons[role]
+            case TakePlantation(good=good, hospice=h):
+                producers = sum(
+                    BUILDINGS[b].circles for b in p.buildings if BUILDINGS[b].produces is good
+                )
+                have = p.plantations[good]
+                return 1 + good.price * 0.3 + (1.5 if producers > have else 0) + h
+            case TakeQuarry(hospice=h):
+                return 2.0 + h
+            case Build(building=b, university=u):
+                info = BUILDINGS[b]
+                return info.vp * 2 + info.price * 0.3 - builder.cost(s, seat, b) * 0.1 + u
+            case Sell(good=good):
+                return trader.price(s, seat, good)
+            case ExtraGood(good=good):
+                return good.price
+            case Pass():
+                return 0.5
+        return 1.0
+
+
+def _role_value(game: Game, seat: int, role: Role) -> float:
+    s = game.state
+    p = s.players[seat]
+    if role is Role.CRAFTSMAN:
+        return sum(p.production()) * 0.8
+    if role is Role.TRADER:
+        sellable = [g for g in Good if p.goods[g] and g not in s.trading_house]
+        return max((trader.price(s, seat, g) for g in sellable), default=-1)
+    if role is Role.CAPTAIN:
+        return sum(p.goods) * 0.6
+    if role is Role.BUILDER:
+        return min(p.doubloons, 10) * 0.4
+    if role is Role.MAYOR:
+        return 1.0 + p.san_juan * 0.3
+    if role is Role.SETTLER:
+        return 1.5 if p.island_free else -1
+    return 1.0  # prospector
+
+
+def play_forced(game: Game) -> list[tuple[int, Action]]:
+    """Apply every forced decision (one legal action), as the moderator does."""
+    done: list[tuple[int, Action]] = []
+    while True:
+        forced = [d for d in game.decisions() if d.forced]
+        if not forced:
+            return done
+        d = forced[0]
+        game.apply(d.seat, d.actions[0])
+        done.append((d.seat, d.actions[0]))
+
+
+def play_out(game: Game, bots: Sequence[Bot], max_decisions: int = 10_000) -> int:
+    """Play a game to its end with one bot per seat; returns the decisions taken."""
+    taken = 0
+    while not game.over and taken < max_decisions:
+        d = game.decisions()[0]
+        game.apply(d.seat, bots[d.seat].choose(game, d.seat))
+        taken += 1
+    return taken
