@@ -315,7 +315,7 @@ def _why_not(s: State, index: int) -> str:
         return " (it is full)"
     if ship.good is not None:
         return f" (it carries {ship.good.label})"
-    return ""
+    return " (the rules require the empty ship that takes the most of it)"
 
 
 def _wharf(cmd: WharfCmd, s: State, seat: int, legal: Sequence[Action]) -> Action:

@@ -1,0 +1,139 @@
+"""A whole mail checked for one seat (issue 3, items 3 and 5): what is done now, what is
+kept for later, and every rejected line with a caret, the reason and the legal orders."""
+
+from __future__ import annotations
+
+from test_orders_resolve import mayor_game, seed_000, trader_game
+
+from moderator.engine.actions import PASS, DecisionKind, Load, PickRole, Sell
+from moderator.engine.components import Good, Role
+from moderator.orders import (
+    IllegalOrder,
+    OrderSyntaxError,
+    check_mail,
+    decision_key,
+    enqueue,
+    parse_order,
+    prune,
+    take_queued,
+    try_queued,
+)
+from moderator.orders.commands import HelpCmd, RoleCmd, RoleRef, SellCmd
+
+SUGAR, TOBACCO, COFFEE = Good.SUGAR, Good.TOBACCO, Good.COFFEE
+
+
+def test_every_rejected_line_is_quoted_with_a_reason_and_later_lines_are_checked() -> None:
+    game = seed_000()
+    report = check_mail("ship sugar on 5\nbuild harbr; ship corn\nhelp\nrole captain", game, 0)
+    assert report.actions == []
+    assert report.services == [HelpCmd()]
+    assert [type(e) for e in report.errors] == [IllegalOrder, OrderSyntaxError, IllegalOrder]
+    first, syntax, unused = report.errors
+    assert first.line_no == 1 and "ship of 5" in first.reason
+    assert (syntax.line_no, syntax.column) == (2, 7)
+    assert unused.column == 14 and "line 1" in unused.reason
+    assert first.legal == ("ship corn on 6", "ship sugar on 7")
+    text = report.render()
+    assert "> build harbr; ship corn\n        ^\nline 2: I do not understand" in text
+    assert text.endswith("You may order now:\n    ship corn on 6\n    ship sugar on 7")
+    # The role order is for later: kept, not an error.
+    (queued,) = report.queued
+    assert queued.command == RoleCmd((RoleRef(Role.CAPTAIN),))
+    assert queued.key.kind is DecisionKind.ROLE and not queued.key.current
+
+
+def test_an_accepted_order_says_what_the_defaults_made_of_it() -> None:
+    game = seed_000()
+    report = check_mail("ship", game, 0)
+    assert report.ok and report.actions == [Load(SUGAR, 2)]
+    assert report.render() == 'Accepted:\n  line 1: "ship" -> ship sugar on 7'
+
+
+def test_the_colonist_order_may_span_lines() -> None:
+    game = mayor_game()
+    text = "Mayor:\nremove 1 from corn, 1 from san juan\nplace 2 on coffee roaster, 1 on quarry"
+    report = check_mail(text.replace("Mayor:\n", ""), game, 0)
+    assert report.ok and len(report.actions) == 1
+
+
+def test_the_mayor_error_describes_the_board_instead_of_listing_layouts() -> None:
+    game = mayor_game()
+    report = check_mail("place 1 on coffee roaster", game, 0)
+    (err,) = report.errors
+    assert "would stay in San Juan" in err.reason
+    assert err.legal[0].startswith("Your colonists:")
+    assert len(err.legal) == 4
+
+
+def test_orders_ahead_of_time_are_kept_and_used_when_their_turn_comes() -> None:
+    """Item 3: Bob sends his loading while Anna is still to load."""
+    game = seed_000()
+    report = check_mail("ship tobacco", game, 1)
+    assert report.actions == []
+    (queued,) = report.queued
+    assert queued.key.current and queued.key.kind is DecisionKind.LOAD
+    assert "later in this phase" in report.render()
+    assert take_queued(game, 1, report.queued) == (None, report.queued)  # not his turn yet
+    game.apply(0, Load(SUGAR, 2))
+    action, left = take_queued(game, 1, report.queued)
+    assert action == Load(TOBACCO, 0) and left == []
+    assert try_queued(game, 1, [queued.command]) == Load(TOBACCO, 0)
+
+
+def test_a_kept_order_no_longer_legal_is_dropped_and_the_player_asked() -> None:
+    game = seed_000()
+    report = check_mail("ship indigo", game, 1)  # Bob has no indigo
+    game.apply(0, Load(SUGAR, 2))
+    action, left = take_queued(game, 1, report.queued)
+    assert action is None and left == []
+
+
+def test_the_last_order_for_a_decision_replaces_earlier_ones() -> None:
+    game = trader_game()
+    first = check_mail("sell tobacco", game, 1).queued[0]
+    second = check_mail("sell indigo or tobacco", game, 1).queued[0]
+    assert first.key == second.key
+    queue = enqueue(enqueue([], first), second)
+    assert queue == [second]
+    assert second.command == SellCmd((Good.INDIGO, TOBACCO))
+    game.apply(0, Sell(COFFEE))
+    action, _ = take_queued(game, 1, queue)
+    assert action == Sell(TOBACCO)  # the trading house has indigo already
+
+
+def test_orders_for_a_phase_that_ended_are_dropped() -> None:
+    game = trader_game()
+    queue = check_mail("sell tobacco", game, 1).queued
+    game.apply(0, PASS)
+    game.apply(1, PASS)
+    assert game.state.phase.value == "role"
+    assert prune(queue, game) == []
+
+
+def test_a_role_preference_list_waits_for_the_next_pick() -> None:
+    game = trader_game()
+    key = decision_key(parse_order("role captain, builder"), game, 1)
+    assert key is not None and key.kind is DecisionKind.ROLE and not key.current
+    queue = check_mail("role trader, captain", game, 1).queued
+    while game.kind() is not DecisionKind.ROLE:
+        d = game.decisions()[0]
+        game.apply(d.seat, PASS if PASS in d.actions else d.actions[0])
+    assert game.decisions()[0].seat == 1
+    action, left = take_queued(game, 1, queue)
+    assert action == PickRole(Role.CAPTAIN) and left == []
+
+
+def test_pass_with_nothing_to_decide_is_an_error() -> None:
+    game = seed_000()
+    report = check_mail("pass", game, 2)
+    (err,) = report.errors
+    assert "nothing to decide" in err.reason
+    assert "You have nothing to decide now" in report.render()
+
+
+def test_a_mail_changes_nothing() -> None:
+    game = seed_000()
+    before = game.to_json()
+    check_mail("ship; ship corn; keep coffee; role captain; remove 1 from corn", game, 0)
+    assert game.to_json() == before
