@@ -10,6 +10,7 @@ from moderator.engine.components import Good, Role
 from moderator.orders import (
     IllegalOrder,
     OrderSyntaxError,
+    QueuedOrder,
     check_mail,
     decision_key,
     enqueue,
@@ -137,3 +138,12 @@ def test_a_mail_changes_nothing() -> None:
     before = game.to_json()
     check_mail("ship; ship corn; keep coffee; role captain; remove 1 from corn", game, 0)
     assert game.to_json() == before
+
+
+def test_a_kept_order_survives_the_store_as_text() -> None:
+    game = seed_000()
+    texts = ("ship tobacco", "remove 1 from corn; place 1 on quarry", "sell coffee", "role mayor")
+    queued = [q for text in texts for q in check_mail(text, game, 1).queued]
+    assert len(queued) == 4
+    for item in queued:
+        assert QueuedOrder.from_dict(item.to_dict()) == item

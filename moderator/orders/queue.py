@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from ..engine.actions import Action, DecisionKind
 from ..engine.defaults import default_action
 from ..engine.game import Game
 from ..engine.state import Phase
-from .commands import Command, GameCommand, HaciendaCmd, is_service, target_kind
+from .commands import Command, GameCommand, HaciendaCmd, PassCmd, is_service, target_kind
 from .errors import OrderError
 from .resolve import KIND_NAMES, decision_of, resolve
 
@@ -96,6 +97,36 @@ class QueuedOrder:
     key: DecisionKey
     command: GameCommand
     text: str
+
+    def to_dict(self) -> dict[str, object]:
+        """For the store: the key and the player's text (the command is parsed again)."""
+        k = self.key
+        return {
+            "seat": k.seat,
+            "kind": k.kind.value,
+            "round": k.round,
+            "pick": k.pick,
+            "text": self.text,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> QueuedOrder:
+        """Inverse of to_dict. Raises OrderError if the text no longer parses."""
+        from .check import parse_text
+
+        seat, round_, pick = data["seat"], data["round"], data["pick"]
+        assert isinstance(seat, int)
+        assert round_ is None or isinstance(round_, int)
+        assert pick is None or isinstance(pick, int)
+        key = DecisionKey(seat, DecisionKind(data["kind"]), round_, pick)
+        text = str(data["text"])
+        (command,) = parse_text(text)
+        if is_service(command):
+            raise OrderError(f"{text!r} is not an order for a decision")
+        game_command = cast(GameCommand, command)
+        if isinstance(game_command, PassCmd) and game_command.kind is None:
+            game_command = PassCmd(key.kind)
+        return cls(key, game_command, text)
 
 
 def enqueue(queue: Sequence[QueuedOrder], item: QueuedOrder) -> list[QueuedOrder]:
