@@ -3,11 +3,21 @@ kept for later, and every rejected line with a caret, the reason and the legal o
 
 from __future__ import annotations
 
+from engine.positions import blank, build, face_up, ready
 from test_orders_resolve import mayor_game, seed_000, trader_game
 
-from moderator.engine.actions import PASS, DecisionKind, Load, PickRole, Sell
-from moderator.engine.components import Good, Role
+from moderator.engine.actions import (
+    PASS,
+    DecisionKind,
+    Load,
+    PickRole,
+    Sell,
+    TakePlantation,
+    UseHacienda,
+)
+from moderator.engine.components import Building, Good, Role
 from moderator.orders import (
+    DecisionKey,
     IllegalOrder,
     OrderSyntaxError,
     QueuedOrder,
@@ -147,3 +157,20 @@ def test_a_kept_order_survives_the_store_as_text() -> None:
     assert len(queued) == 4
     for item in queued:
         assert QueuedOrder.from_dict(item.to_dict()) == item
+
+
+def test_a_kept_settle_order_answers_the_hacienda_question_with_its_default() -> None:
+    game = blank(4)
+    s = game.state
+    build(s, 0, Building.HACIENDA, 1)
+    face_up(s, Good.CORN, COFFEE, SUGAR, Good.INDIGO, Good.INDIGO)
+    game = ready(game)
+    queue = check_mail("settle coffee", game, 0).queued  # sent before the settler is picked
+    assert queue[0].key == DecisionKey(0, DecisionKind.SETTLE)
+    game.apply(0, PickRole(Role.SETTLER))
+    assert game.kind() is DecisionKind.HACIENDA
+    action, left = take_queued(game, 0, queue)
+    assert action == UseHacienda(True) and left == queue
+    game.apply(0, action)
+    action, left = take_queued(game, 0, left)
+    assert action == TakePlantation(COFFEE) and left == []
