@@ -152,6 +152,11 @@ for _b in Building:
 
 def match_building(words: list[str]) -> tuple[Building, ...]:
     """Every building the words fit, in table order; an exact name wins outright."""
+    return _match_building(tuple(w.lower() for w in words))
+
+
+@lru_cache(maxsize=1024)
+def _match_building(words: tuple[str, ...]) -> tuple[Building, ...]:
     folded: list[str] = []
     for w in words:
         folded.extend(fold(w).split())
