@@ -304,8 +304,8 @@ def test_hospice_does_nothing_when_supply_and_ship_are_empty() -> None:
 
 def test_hospice_does_not_man_the_haciendas_tile() -> None:
     """ "Occupied hospice: a colonist … goes onto the tile just taken" — the face-up tile
-    the settler phase gives, not the hacienda's extra face-down tile (official FAQ; the
-    engine's documented choice)."""
+    the settler phase gives, not the hacienda's extra face-down tile (official FAQ;
+    docs/rules-interpretations.md, "Settler")."""
     game = settler_with(B.HACIENDA, B.HOSPICE)
     top = game.state.pile[-1]
     pick(game, Role.SETTLER)

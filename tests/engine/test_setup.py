@@ -129,7 +129,7 @@ def test_two_player_removes_production_and_violet_buildings() -> None:
     """Two-player variant: "2 of each production building and 1 of each violet building"
     removed. The five large buildings exist once only; removing one would take them out
     of the game, so all five stay (official 2-player rules: one of each violet building
-    is left in the game) — the engine's documented choice."""
+    is left in the game; docs/rules-interpretations.md)."""
     supply = new(2).state.supply_buildings
     for b, info in BUILDINGS.items():
         if info.produces is not None:
