@@ -174,3 +174,10 @@ def test_a_kept_settle_order_answers_the_hacienda_question_with_its_default() ->
     game.apply(0, action)
     action, left = take_queued(game, 0, left)
     assert action == TakePlantation(COFFEE) and left == []
+
+
+def test_greetings_and_closings_are_not_reported_as_bad_orders() -> None:
+    game = seed_000()
+    report = check_mail("Hi all,\nship corn\nThanks!\nKind regards,\nAnna", game, 0)
+    assert [e.line for e in report.errors] == ["Anna"]
+    assert report.actions == [Load(Good.CORN, 1)]

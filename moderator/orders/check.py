@@ -3,6 +3,7 @@ later, and every rejected line with the reason and the orders allowed now."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -119,6 +120,18 @@ def _merge_mayor(items: list[Parsed | OrderError]) -> list[Parsed | OrderError]:
     return out
 
 
+# A line that does not parse and starts like a greeting or a closing is not an order.
+_COURTESY = re.compile(
+    r"^\s*(hi|hello|hey|dear|thanks|thank you|many thanks|cheers|regards|kind regards|"
+    r"best|best wishes|greetings|sincerely|yours|bye|ciao)\b[\s\w,.!'-]*$",
+    re.IGNORECASE,
+)
+
+
+def _courtesy(line: str) -> bool:
+    return bool(_COURTESY.match(line)) and len(line) <= 40
+
+
 def check_mail(text: str, game: Game, seat: int) -> Report:
     """Read every order of a mail body for ``seat``: the order for the decision he faces
     now is resolved to an action; orders for later decisions are kept; every bad line
@@ -132,7 +145,8 @@ def check_mail(text: str, game: Game, seat: int) -> Report:
     now_line: int | None = None  # the line that answered (or failed) the current decision
     for item in items:
         if isinstance(item, OrderError):
-            report.errors.append(item.with_legal(report.legal))
+            if not _courtesy(item.line):
+                report.errors.append(item.with_legal(report.legal))
             continue
         seg, command = item.segment, item.command
         if is_service(command):
