@@ -181,3 +181,8 @@ def test_greetings_and_closings_are_not_reported_as_bad_orders() -> None:
     report = check_mail("Hi all,\nship corn\nThanks!\nKind regards,\nAnna", game, 0)
     assert [e.line for e in report.errors] == ["Anna"]
     assert report.actions == [Load(Good.CORN, 1)]
+
+
+def test_the_same_order_twice_counts_once() -> None:
+    report = check_mail("ship corn\nship corn", seed_000(), 3)
+    assert report.ok and len(report.accepted) == 1

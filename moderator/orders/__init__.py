@@ -1,5 +1,6 @@
 """The order language: mail text to typed commands, commands to engine actions, and back."""
 
+from .body import body_text, strip_reply
 from .check import Accepted, Report, check_mail, parse_text
 from .commands import Command, GameCommand, ServiceCommand, is_service, target_kind
 from .errors import AmbiguousOrder, IllegalOrder, OrderError, OrderSyntaxError
@@ -21,6 +22,7 @@ __all__ = [
     "QueuedOrder",
     "Report",
     "ServiceCommand",
+    "body_text",
     "check_mail",
     "decision_key",
     "enqueue",
@@ -33,6 +35,7 @@ __all__ = [
     "parse_text",
     "prune",
     "resolve",
+    "strip_reply",
     "take_queued",
     "target_kind",
     "try_queued",

@@ -153,6 +153,8 @@ def check_mail(text: str, game: Game, seat: int) -> Report:
             report.services.append(command)
             continue
         game_command = cast(GameCommand, command)
+        if any(a.command == game_command for a in report.accepted):
+            continue  # the same order twice (a pasted line): once is enough
         kind = target_kind(command)
         try:
             if decision is not None and now_line is None:
