@@ -201,6 +201,8 @@ class Game(Base):
     reminder_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     last_message_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The state JSON the game started from, when not the seed's own setup.
+    initial_state: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
@@ -433,11 +435,16 @@ class OutboxMessage(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # The (single) recipient and the mail type (board, ack, unknown_sender, ...): the
+    # reply caps count by these.
+    recipient: Mapped[str] = mapped_column(String(ADDRESS_LEN), default="", server_default="")
+    kind: Mapped[str] = mapped_column(String(32), default="", server_default="")
 
     __table_args__ = (
         CheckConstraint("attempts >= 0", name="attempts_nonnegative"),
         # "Due mail": WHERE status = 'pending' AND next_try_at <= now ORDER BY next_try_at.
         Index("ix_outbox_status_next_try_at", "status", "next_try_at"),
+        Index("ix_outbox_recipient_created", "recipient", "created_at"),
     )
 
 

@@ -1,0 +1,1 @@
+"""The service layer: processing messages, deadlines and the moderator's admin work."""

@@ -1,0 +1,368 @@
+"""The moderator's administration: creating games, seats, absences, undo, export."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from ..engine import Game, action_from
+from ..store import models as m
+from ..store.queries import lock_game
+from .core import Applied, Moderator
+
+RECORD_FORMAT = "pr-moderator/game-record"
+_WORDS = (
+    "anchor",
+    "barrel",
+    "cargo",
+    "coffee",
+    "corn",
+    "doubloon",
+    "harbor",
+    "indigo",
+    "island",
+    "market",
+    "mayor",
+    "quarry",
+    "settler",
+    "ship",
+    "sugar",
+    "tobacco",
+    "trader",
+    "wharf",
+    "guild",
+    "fortress",
+    "hospice",
+    "residence",
+    "captain",
+)
+
+
+class AdminError(ValueError):
+    """An admin command that cannot be carried out; nothing was changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    name: str
+    address: str
+    timezone: str = "UTC"
+
+
+def make_password() -> str:
+    """Three words and a number: easy to type in a mail, about 38 bits."""
+    words = [secrets.choice(_WORDS) for _ in range(3)]
+    return "-".join(words) + f"-{secrets.randbelow(1000):03d}"
+
+
+class Admin:
+    """Each method is one transaction, audited, announced where players are affected."""
+
+    def __init__(self, moderator: Moderator, who: str = "operator") -> None:
+        self.moderator = moderator
+        self.who = who
+
+    def _audit(
+        self,
+        session: Session,
+        game_id: int | None,
+        command: str,
+        args: dict[str, Any],
+        reason: str | None = None,
+    ) -> None:
+        entry = m.AuditEntry(game_id=game_id, who=self.who, command=command, reason=reason)
+        entry.arguments = args
+        session.add(entry)
+
+    def _locked(self, session: Session, ref: str | int) -> m.Game:
+        game_id = self.resolve(session, ref)
+        row = lock_game(session, game_id)
+        assert row is not None
+        return row
+
+    def resolve(self, session: Session, ref: str | int) -> int:
+        """A game by id (12) or tag (PR-12)."""
+        text = str(ref).strip().upper()
+        if text.startswith("PR-"):
+            found = session.scalar(select(m.Game.id).where(m.Game.tag == text))
+        elif text.isdigit():
+            found = session.scalar(select(m.Game.id).where(m.Game.id == int(text)))
+        else:
+            found = None
+        if found is None:
+            raise AdminError(f"no game {ref!r}")
+        return found
+
+    # -- games ---------------------------------------------------------------------------
+
+    def new_game(
+        self,
+        players: Sequence[NewPlayer],
+        *,
+        seed: int | None = None,
+        deadline_hours: int = 48,
+        reminder_hours: int = 12,
+        deadline_action: str = "default",
+        position: str | None = None,
+    ) -> tuple[str, dict[int, str]]:
+        """Create a game, seat the players, mail each his password; returns the tag and
+        the passwords (shown once to the operator). ``position``: a state JSON to start
+        from instead of the seed's setup (docs/state-format.md)."""
+        if not 2 <= len(players) <= 5:
+            raise AdminError("a game needs 2 to 5 players")
+        addresses = [p.address.strip().lower() for p in players]
+        if len(set(addresses)) != len(addresses):
+            raise AdminError("each player needs his own address")
+        for p in players:
+            if "@" not in p.address or any(c in p.address for c in "\r\n <>,"):
+                raise AdminError(f"not a plain e-mail address: {p.address!r}")
+        try:
+            action = m.DeadlineAction(deadline_action)
+        except ValueError:
+            raise AdminError("deadline action must be default, autopilot or wait") from None
+        seed = secrets.randbits(48) if seed is None else seed
+        try:
+            if position is None:
+                game = Game.new([p.name for p in players], seed)
+            else:
+                game = Game.from_json(position)
+                if list(game.names) != [p.name for p in players]:
+                    raise AdminError("the position's player names differ from the players")
+        except ValueError as exc:  # StateError included
+            raise AdminError(str(exc)) from None
+        passwords: dict[int, str] = {}
+        with self.moderator.factory.begin() as session:
+            row = m.Game(
+                tag=f"NEW-{secrets.token_hex(6)}",
+                variant=m.GameVariant(game.state.variant),
+                seed=seed,
+                status=m.GameStatus.ACTIVE,
+                deadline_hours=deadline_hours,
+                reminder_hours=reminder_hours,
+                deadline_action=action,
+                version=0,
+                initial_state=None if position is None else game.to_json(),
+            )
+            session.add(row)
+            session.flush()
+            row.tag = f"PR-{row.id}"
+            for i, p in enumerate(players):
+                try:
+                    seat = m.Seat(seat_index=i, name=p.name, address=p.address, timezone=p.timezone)
+                except ValueError as exc:
+                    raise AdminError(str(exc)) from None
+                passwords[i] = make_password()
+                seat.set_secret(passwords[i])
+                row.seats.append(seat)
+            session.add(m.Snapshot(game_id=row.id, seq=0, state_json=game.to_json()))
+            session.flush()
+            session.refresh(row)
+            applied = Applied()
+            self.moderator._advance(session, row, game, applied)
+            self.moderator._commit_game(session, row, game, applied, None)
+            self.moderator._set_deadline(row)
+            self.moderator.mailer.game_start(session, row, game, passwords)
+            self._audit(
+                session, row.id, "game new", {"players": [p.name for p in players], "seed": seed}
+            )
+            tag = row.tag
+        return tag, passwords
+
+    def list_games(self) -> list[dict[str, Any]]:
+        with self.moderator.factory.begin() as session:
+            rows = session.scalars(select(m.Game).order_by(m.Game.id))
+            return [
+                {
+                    "id": r.id,
+                    "tag": r.tag,
+                    "status": r.status.value,
+                    "players": [s.name for s in r.active_seats()],
+                    "actions": r.version,
+                }
+                for r in rows
+            ]
+
+    def show(self, ref: str | int) -> str:
+        with self.moderator.factory.begin() as session:
+            row = session.get(m.Game, self.resolve(session, ref))
+            assert row is not None
+            game = self.moderator.load(session, row)
+            composer = self.moderator.mailer.composer
+            head = f"{row.tag} ({row.status.value}, {row.version} actions)"
+            return "\n".join([head, "", *composer.board_text(game, None)])
+
+    def set_status(self, ref: str | int, status: m.GameStatus, reason: str | None) -> None:
+        with self.moderator.factory.begin() as session:
+            row = self._locked(session, ref)
+            if row.status is m.GameStatus.FINISHED:
+                raise AdminError(f"{row.tag} is finished")
+            before = row.status
+            row.status = status
+            if status is m.GameStatus.ACTIVE:
+                self.moderator._set_deadline(row)
+            else:
+                row.deadline_at = row.reminder_at = None
+            game = self.moderator.load(session, row)
+            title = "Game resumed" if status is m.GameStatus.ACTIVE else "Game paused"
+            text = f"{title} by the moderator." + (f" Reason: {reason}" if reason else "")
+            self.moderator.mailer.announce(session, row, game, title, text)
+            self._audit(session, row.id, f"game {status.value}", {"from": before.value}, reason)
+
+    def undo(self, ref: str | int, reason: str) -> int:
+        """Take back the last player's (or the clock's) action and everything the
+        moderator applied after it; announced to every seat. Returns actions removed."""
+        if not reason.strip():
+            raise AdminError("an undo needs a reason (it is announced to every player)")
+        with self.moderator.factory.begin() as session:
+            row = self._locked(session, ref)
+            last = session.scalar(
+                select(m.Action)
+                .where(m.Action.game_id == row.id, m.Action.actor != m.ActorKind.FORCED)
+                .order_by(m.Action.seq.desc())
+                .limit(1)
+            )
+            if last is None:
+                raise AdminError(f"{row.tag} has nothing to undo")
+            removed = row.version - last.seq + 1
+            session.execute(
+                delete(m.Action).where(m.Action.game_id == row.id, m.Action.seq >= last.seq)
+            )
+            row.version = last.seq - 1
+            game = self.moderator.rebuild(session, row)
+            assert row.snapshot is not None
+            row.snapshot.seq = row.version
+            row.snapshot.state_json = game.to_json()
+            if row.status is m.GameStatus.FINISHED:
+                row.status = m.GameStatus.ACTIVE
+            self.moderator._set_deadline(row)
+            text = f"The moderator took back the last move ({removed} action(s)). Reason: {reason}"
+            self.moderator.mailer.announce(session, row, game, "Move taken back", text)
+            self._audit(session, row.id, "game undo", {"removed": removed}, reason)
+            return removed
+
+    def replace(self, ref: str | int, seat_ref: str, address: str, timezone: str = "UTC") -> str:
+        """A new player takes over a seat: new address, new password, and the old reply
+        addresses stop working (the MAC key generation moves on)."""
+        if "@" not in address or any(c in address for c in "\r\n <>,"):
+            raise AdminError(f"not a plain e-mail address: {address!r}")
+        with self.moderator.factory.begin() as session:
+            row = self._locked(session, ref)
+            seats = row.active_seats()
+            old = next(
+                (
+                    s
+                    for s in seats
+                    if str(s.seat_index + 1) == seat_ref or s.name.lower() == seat_ref.lower()
+                ),
+                None,
+            )
+            if old is None:
+                raise AdminError(
+                    f"no seat {seat_ref!r} in {row.tag} (use 1-{len(seats)} or a name)"
+                )
+            old.active = False
+            old.replaced_at = m.utcnow()
+            session.flush()
+            new = m.Seat(
+                seat_index=old.seat_index,
+                name=old.name,
+                address=address,
+                timezone=timezone,
+                mac_key_id=old.mac_key_id + 1,
+            )
+            password = make_password()
+            new.set_secret(password)
+            row.seats.append(new)
+            session.flush()
+            game = self.moderator.load(session, row)
+            self.moderator.mailer.game_start(session, row, game, {new.seat_index: password})
+            self._audit(
+                session,
+                row.id,
+                "game replace",
+                {"seat": old.seat_index, "from": old.address, "to": new.address},
+            )
+            return password
+
+    def export(self, ref: str | int) -> dict[str, Any]:
+        """The game record (docs/game-record.md)."""
+        with self.moderator.factory.begin() as session:
+            row = session.get(m.Game, self.resolve(session, ref))
+            assert row is not None
+            seats = sorted(row.seats, key=lambda s: (s.seat_index, s.created_at))
+            names = [s.name for s in sorted(row.active_seats(), key=lambda s: s.seat_index)]
+            game = self.moderator.start(row)
+            actions = []
+            rows = session.scalars(
+                select(m.Action).where(m.Action.game_id == row.id).order_by(m.Action.seq)
+            )
+            for a in rows:
+                seat = a.seat_index if a.seat_index is not None else -1
+                source = None
+                if a.inbound_message_id is not None:
+                    msg = session.get(m.InboundMessage, a.inbound_message_id)
+                    source = None if msg is None else msg.message_id
+                actions.append(
+                    {
+                        "seq": a.seq,
+                        "round": game.state.round,
+                        "seat": seat,
+                        "player": names[seat] if 0 <= seat < len(names) else None,
+                        "action": json.loads(a.action_json),
+                        "actor": a.actor.value,
+                        "at": a.created_at.isoformat(),
+                        "message_id": source,
+                    }
+                )
+                game.apply(seat, action_from(json.loads(a.action_json)))
+            final = None
+            if game.over:
+                winners = game.winners()
+                final = [
+                    {
+                        "seat": sc.seat,
+                        "player": names[sc.seat],
+                        "total": sc.total,
+                        "chips": sc.chips,
+                        "buildings": sc.buildings,
+                        "bonus": sc.bonus,
+                        "tiebreak": sc.tiebreak,
+                        "winner": sc.seat in winners,
+                    }
+                    for sc in game.scores()
+                ]
+            return {
+                "format": RECORD_FORMAT,
+                "version": 1,
+                "game": {
+                    "tag": row.tag,
+                    "variant": row.variant.value,
+                    "seed": row.seed,
+                    "status": row.status.value,
+                    "created_at": row.created_at.isoformat(),
+                },
+                "players": [
+                    {"seat": s.seat_index, "name": s.name, "active": s.active} for s in seats
+                ],
+                "actions": actions,
+                "final": final,
+            }
+
+    def replay_check(self, ref: str | int) -> tuple[bool, str]:
+        """Rebuild from the log and compare with the snapshot."""
+        with self.moderator.factory.begin() as session:
+            row = session.get(m.Game, self.resolve(session, ref))
+            assert row is not None
+            rebuilt = self.moderator.rebuild(session, row).to_json()
+            snap = row.snapshot
+            if snap is None:
+                return False, "no snapshot"
+            if snap.state_json == rebuilt and snap.seq == row.version:
+                return True, f"{row.tag}: the log ({row.version} actions) gives the snapshot"
+            return False, f"{row.tag}: the snapshot differs from a replay of the log"

@@ -1,0 +1,556 @@
+"""The moderator core: record a message, then process it in one transaction, exactly once."""
+
+from __future__ import annotations
+
+import json
+import logging
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..bots import HeuristicBot
+from ..config import Config
+from ..engine import Action, Event, Game, action_from, action_to
+from ..engine.defaults import default_action
+from ..mail.envelope import Envelope, is_own_mail, parse_envelope
+from ..orders import OrderError, Report, check_mail, take_queued
+from ..orders import QueuedOrder as Queued
+from ..orders.commands import HistoryCmd, ServiceCommand
+from ..orders.parser import password as password_line
+from ..orders.queue import DecisionKey
+from ..store import models as m
+from ..store.queries import lock_game, record_inbound
+from .auth import read_reply_address, subject_tag
+from .mails import Mailer
+
+log = logging.getLogger("moderator.service")
+
+
+@dataclass
+class Applied:
+    """What one processing run did to a game, for the mails."""
+
+    events: list[Event] = field(default_factory=list)
+    actions: list[tuple[int, Action, m.ActorKind]] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.actions)
+
+
+def key_text(key: DecisionKey) -> str:
+    """The decision an order is kept for, as the store's unique key."""
+    rnd = "-" if key.round is None else str(key.round)
+    pick = "-" if key.pick is None else str(key.pick)
+    return f"{key.seat}:{key.kind.value}:{rnd}:{pick}"
+
+
+class Moderator:
+    """Everything the daemon, the CLI and the tests do to games goes through here."""
+
+    def __init__(
+        self,
+        config: Config,
+        factory: sessionmaker[Session],
+        clock: Callable[[], datetime] = m.utcnow,
+    ) -> None:
+        self.config = config
+        self.factory = factory
+        self.clock = clock
+        self.mailer = Mailer(config)
+
+    # -- intake ------------------------------------------------------------------
+
+    def ingest(
+        self,
+        raw: bytes,
+        *,
+        source: m.MessageSource,
+        mailbox: str | None = None,
+        uidvalidity: int | None = None,
+        uid: int | None = None,
+    ) -> int | None:
+        """Record a raw message durably (before anything else); None if already recorded
+        (same Message-ID, same bytes, or same mailbox UID)."""
+        env = parse_envelope(raw)
+        with self.factory.begin() as session:
+            row = record_inbound(
+                session,
+                raw,
+                source=source,
+                message_id=env.message_id,
+                mailbox=mailbox,
+                uidvalidity=uidvalidity,
+                uid=uid,
+                sender=env.from_address,
+            )
+            if row is None:
+                return None
+            row.game_id = self._route_game(session, env)
+            session.flush()
+            return row.id
+
+    def _route_game(self, session: Session, env: Envelope) -> int | None:
+        """Which game a message belongs to (not yet who sent it): the signed reply
+        address it was sent to, else the tag in the subject."""
+        tag: str | None = None
+        for address in env.recipients:
+            token = read_reply_address(address, self.config.moderator.address, self.config.secret)
+            if token is not None:
+                tag = token.tag
+                break
+        if tag is None:
+            tag = subject_tag(env.subject)
+        if tag is None:
+            return None
+        return session.scalar(select(m.Game.id).where(m.Game.tag == tag))
+
+    # -- processing ----------------------------------------------------------------
+
+    def process_next(self, worker: str = "worker") -> bool:
+        """Process the oldest waiting message of one game no other worker holds (or one
+        message that belongs to no game). False when nothing is waiting."""
+        try:
+            with self.factory.begin() as session:
+                message = self._claim(session)
+                if message is None:
+                    return False
+                message.claimed_by = worker
+                message.claimed_at = self.clock()
+                message.attempts += 1
+                self._process(session, message)
+                return True
+        except Exception as exc:  # roll back, keep the message and the error aside
+            log.exception("processing failed")
+            self._fail(message_id=getattr(exc, "inbound_id", None), error=traceback.format_exc())
+            return True
+
+    def process_all(self, worker: str = "worker") -> int:
+        count = 0
+        while self.process_next(worker):
+            count += 1
+        return count
+
+    def _claim(self, session: Session) -> m.InboundMessage | None:
+        """Lock a game with waiting messages (SKIP LOCKED) and take its oldest one, so the
+        messages of one game are applied in arrival order, one worker at a time."""
+        waiting = (
+            select(m.InboundMessage.id)
+            .where(
+                m.InboundMessage.game_id == m.Game.id,
+                m.InboundMessage.status == m.MessageStatus.NEW,
+            )
+            .exists()
+        )
+        game = session.scalars(
+            select(m.Game)
+            .where(waiting)
+            .order_by(m.Game.id)
+            .limit(1)
+            .with_for_update(skip_locked=True)
+        ).first()
+        if game is not None:
+            return session.scalars(
+                select(m.InboundMessage)
+                .where(
+                    m.InboundMessage.game_id == game.id,
+                    m.InboundMessage.status == m.MessageStatus.NEW,
+                )
+                .order_by(m.InboundMessage.id)
+                .limit(1)
+                .with_for_update()
+            ).first()
+        return session.scalars(
+            select(m.InboundMessage)
+            .where(
+                m.InboundMessage.game_id.is_(None),
+                m.InboundMessage.status == m.MessageStatus.NEW,
+            )
+            .order_by(m.InboundMessage.id)
+            .limit(1)
+            .with_for_update(skip_locked=True)
+        ).first()
+
+    def _fail(self, message_id: int | None, error: str) -> None:
+        """Mark the message failed in a fresh transaction; nothing else of it is kept."""
+        if message_id is None:
+            return
+        with self.factory.begin() as session:
+            row = session.get(m.InboundMessage, message_id)
+            if row is not None:
+                row.status = m.MessageStatus.FAILED
+                row.error = error[-4000:]
+
+    def _process(self, session: Session, message: m.InboundMessage) -> None:
+        try:
+            self._process_inner(session, message)
+        except Exception as exc:
+            exc.inbound_id = message.id  # type: ignore[attr-defined]
+            raise
+
+    def _process_inner(self, session: Session, message: m.InboundMessage) -> None:
+        env = parse_envelope(message.raw)
+        now = self.clock()
+        message.processed_at = now
+        message.status = m.MessageStatus.DONE
+        if env.is_automatic:
+            # RFC 3834: never answer automatic mail (auto-replies, bounces, lists).
+            message.status = m.MessageStatus.IGNORED
+            message.error = f"automatic mail: {env.automatic_reason}"
+            return
+        if is_own_mail(env, [self.config.moderator.address]):
+            message.status = m.MessageStatus.IGNORED
+            message.error = "our own mail"
+            return
+        if message.game_id is None:
+            message.status = m.MessageStatus.IGNORED
+            message.error = "no game"
+            self._answer_stranger(session, env, message, "no game")
+            return
+        game_row = lock_game(session, message.game_id)
+        assert game_row is not None
+        seat = self._authenticate(session, game_row, env, message)
+        if seat is None:
+            message.status = m.MessageStatus.IGNORED
+            message.error = "not authenticated"
+            return
+        game = self.load(session, game_row)
+        if game_row.status is not m.GameStatus.ACTIVE:
+            self.mailer.notice(
+                session,
+                game_row,
+                game,
+                seat,
+                env,
+                message,
+                f"The game {game_row.tag} is {game_row.status.value}; your orders were not "
+                "applied.",
+            )
+            return
+        report = check_mail(env.text, game, seat.seat_index)
+        applied = Applied()
+        for action in report.actions:
+            self._apply(game, seat.seat_index, action, m.ActorKind.PLAYER, applied, env.text)
+        self._store_queue(session, game_row, report, message)
+        self._advance(session, game_row, game, applied)
+        self._commit_game(session, game_row, game, applied, message)
+        self.mailer.reply(session, game_row, game, seat, env, message, report, applied)
+        if report.services:
+            self._services(session, game_row, game, seat, env, message, report.services)
+        if applied.changed:
+            self.mailer.boards(session, game_row, game, applied, now)
+
+    # -- authentication ------------------------------------------------------------
+
+    def _authenticate(
+        self, session: Session, game_row: m.Game, env: Envelope, message: m.InboundMessage
+    ) -> m.Seat | None:
+        """A signed reply address proves the seat; otherwise the seat's password must be
+        in the mail. A From address alone never moves a seat."""
+        seats = {s.seat_index: s for s in game_row.active_seats()}
+        for address in env.recipients:
+            token = read_reply_address(address, self.config.moderator.address, self.config.secret)
+            if token is not None and token.tag == game_row.tag:
+                seat = seats.get(token.seat)
+                if seat is not None and seat.mac_key_id == token.key_id:
+                    return seat
+        sender = env.from_address or ""
+        secret = password_line(env.text)
+        limits = self.config.limits
+        hour_ago = self.clock() - timedelta(hours=1)
+        recent = session.scalar(
+            select(func.count(m.AuthFailure.id)).where(
+                m.AuthFailure.sender == sender, m.AuthFailure.created_at >= hour_ago
+            )
+        )
+        if (recent or 0) >= limits.auth_failures_per_sender_per_hour:
+            message.error = "rate limited"
+            return None
+        if secret:
+            # The sender's own seat first, then the others (a player writing from
+            # another address still needs the password).
+            order = sorted(seats.values(), key=lambda s: s.address != sender)
+            for seat in order:
+                seat_failures = session.scalar(
+                    select(func.count(m.AuthFailure.id)).where(
+                        m.AuthFailure.game_id == game_row.id,
+                        m.AuthFailure.seat_index == seat.seat_index,
+                        m.AuthFailure.created_at >= hour_ago,
+                    )
+                )
+                if (seat_failures or 0) >= limits.auth_failures_per_seat_per_hour:
+                    continue
+                if seat.check_secret(secret):
+                    return seat
+        guessed = next((s for s in seats.values() if s.address == sender), None)
+        session.add(
+            m.AuthFailure(
+                sender=sender,
+                game_id=game_row.id,
+                seat_index=None if guessed is None else guessed.seat_index,
+                inbound_message_id=message.id,
+                reason="bad password" if secret else "no signed address or password",
+            )
+        )
+        session.flush()
+        self.mailer.auth_failed(session, game_row, env, message, bool(secret))
+        return None
+
+    def _answer_stranger(
+        self, session: Session, env: Envelope, message: m.InboundMessage, why: str
+    ) -> None:
+        self.mailer.unknown_sender(session, env, message)
+
+    # -- the game --------------------------------------------------------------------
+
+    def load(self, session: Session, game_row: m.Game) -> Game:
+        """The game from its snapshot (the log is the truth; the snapshot its cache)."""
+        snapshot = game_row.snapshot
+        if snapshot is None or snapshot.seq != game_row.version:
+            return self.rebuild(session, game_row)
+        return Game.from_json(snapshot.state_json)
+
+    @staticmethod
+    def start(game_row: m.Game) -> Game:
+        """The game as it began: the seed's setup, or the position it was created from."""
+        if game_row.initial_state is not None:
+            return Game.from_json(game_row.initial_state)
+        names = [s.name for s in sorted(game_row.active_seats(), key=lambda s: s.seat_index)]
+        return Game.new(names, game_row.seed)
+
+    def rebuild(self, session: Session, game_row: m.Game) -> Game:
+        """Replay the whole log from the start (the snapshot is only a cache of this)."""
+        game = self.start(game_row)
+        for row in session.scalars(
+            select(m.Action).where(m.Action.game_id == game_row.id).order_by(m.Action.seq)
+        ):
+            game.apply(
+                row.seat_index if row.seat_index is not None else -1,
+                action_from(json.loads(row.action_json)),
+            )
+        return game
+
+    def _apply(
+        self,
+        game: Game,
+        seat: int,
+        action: Action,
+        actor: m.ActorKind,
+        applied: Applied,
+        text: str | None = None,
+    ) -> None:
+        applied.events.extend(game.apply(seat, action))
+        applied.actions.append((seat, action, actor))
+
+    def _store_queue(
+        self, session: Session, game_row: m.Game, report: Report, message: m.InboundMessage
+    ) -> None:
+        """The last order received for a decision replaces earlier ones."""
+        for item in report.queued:
+            key = key_text(item.key)
+            session.execute(
+                update(m.QueuedOrder)
+                .where(
+                    m.QueuedOrder.game_id == game_row.id,
+                    m.QueuedOrder.seat_index == item.key.seat,
+                    m.QueuedOrder.decision_key == key,
+                    m.QueuedOrder.superseded.is_(False),
+                    m.QueuedOrder.applied_at.is_(None),
+                )
+                .values(superseded=True)
+            )
+            session.add(
+                m.QueuedOrder(
+                    game_id=game_row.id,
+                    seat_index=item.key.seat,
+                    decision_key=key,
+                    order_text=item.text,
+                    parsed_json=json.dumps(item.to_dict()),
+                    inbound_message_id=message.id,
+                )
+            )
+        session.flush()
+
+    def queue_of(self, session: Session, game_row: m.Game) -> list[tuple[m.QueuedOrder, Queued]]:
+        rows = session.scalars(
+            select(m.QueuedOrder)
+            .where(
+                m.QueuedOrder.game_id == game_row.id,
+                m.QueuedOrder.superseded.is_(False),
+                m.QueuedOrder.applied_at.is_(None),
+            )
+            .order_by(m.QueuedOrder.id)
+        )
+        out: list[tuple[m.QueuedOrder, Queued]] = []
+        for row in rows:
+            try:
+                out.append((row, Queued.from_dict(json.loads(row.parsed_json or "{}"))))
+            except (OrderError, ValueError, KeyError):
+                row.superseded = True  # cannot be read any more: the player will be asked
+        return out
+
+    def _advance(self, session: Session, game_row: m.Game, game: Game, applied: Applied) -> None:
+        """Apply forced decisions and kept orders until someone must be asked."""
+        queue = self.queue_of(session, game_row)
+        now = self.clock()
+        while not game.over:
+            progressed = False
+            for decision in game.decisions():
+                if decision.forced:
+                    self._apply(
+                        game, decision.seat, decision.actions[0], m.ActorKind.FORCED, applied
+                    )
+                    progressed = True
+                    break
+                items = [q for _, q in queue]
+                action, left = take_queued(game, decision.seat, items)
+                if left != items:
+                    # used, stale or no longer legal: those rows are finished
+                    for row, q in queue:
+                        if q not in left:
+                            if action is not None and q.key.kind is game.kind():
+                                row.applied_at = now
+                            else:
+                                row.superseded = True
+                    queue = [(row, q) for row, q in queue if q in left]
+                if action is not None:
+                    self._apply(game, decision.seat, action, m.ActorKind.PLAYER, applied)
+                    progressed = True
+                    break
+            if not progressed:
+                break
+
+    def _commit_game(
+        self,
+        session: Session,
+        game_row: m.Game,
+        game: Game,
+        applied: Applied,
+        message: m.InboundMessage | None,
+    ) -> None:
+        """Append to the log and refresh the snapshot, in the caller's transaction."""
+        if not applied.changed:
+            return
+        seq = game_row.version
+        for seat, action, actor in applied.actions:
+            seq += 1
+            session.add(
+                m.Action(
+                    game_id=game_row.id,
+                    seq=seq,
+                    seat_index=seat,
+                    action_json=json.dumps(action_to(action), sort_keys=True),
+                    order_text=None,
+                    actor=actor,
+                    inbound_message_id=None if message is None else message.id,
+                )
+            )
+        game_row.version = seq
+        state = game.to_json()
+        if game_row.snapshot is None:
+            session.add(m.Snapshot(game_id=game_row.id, seq=seq, state_json=state))
+        else:
+            game_row.snapshot.seq = seq
+            game_row.snapshot.state_json = state
+        game_row.last_message_at = self.clock()
+        if game.over:
+            game_row.status = m.GameStatus.FINISHED
+            game_row.deadline_at = None
+            game_row.reminder_at = None
+        else:
+            self._set_deadline(game_row)
+        session.flush()
+
+    def _set_deadline(self, game_row: m.Game) -> None:
+        if game_row.deadline_action is m.DeadlineAction.WAIT and game_row.deadline_hours <= 0:
+            return
+        now = self.clock()
+        game_row.deadline_at = now + timedelta(hours=game_row.deadline_hours)
+        before = game_row.deadline_hours - game_row.reminder_hours
+        game_row.reminder_at = now + timedelta(hours=before) if before > 0 else None
+
+    # -- service commands -------------------------------------------------------------
+
+    def _services(
+        self,
+        session: Session,
+        game_row: m.Game,
+        game: Game,
+        seat: m.Seat,
+        env: Envelope,
+        message: m.InboundMessage,
+        commands: Sequence[ServiceCommand],
+    ) -> None:
+        wants_history = any(isinstance(c, HistoryCmd) for c in commands)
+        history = self.history(session, game_row) if wants_history else []
+        self.mailer.services(session, game_row, game, seat, env, message, commands, history)
+
+    def history(self, session: Session, game_row: m.Game) -> list[str]:
+        """The game so far, one line per event, replayed from the log."""
+        from ..engine import describe
+
+        game = self.start(game_row)
+        lines: list[str] = []
+        for row in session.scalars(
+            select(m.Action).where(m.Action.game_id == game_row.id).order_by(m.Action.seq)
+        ):
+            seat = row.seat_index if row.seat_index is not None else -1
+            for event in game.apply(seat, action_from(json.loads(row.action_json))):
+                lines.append(describe(event, game.names))
+        return lines
+
+    # -- the clock ----------------------------------------------------------------------
+
+    def tick(self) -> int:
+        """Send due reminders and apply the deadline policy; returns games touched."""
+        now = self.clock()
+        touched = 0
+        with self.factory.begin() as session:
+            due = session.scalars(
+                select(m.Game.id).where(
+                    m.Game.status == m.GameStatus.ACTIVE,
+                    (m.Game.reminder_at <= now) | (m.Game.deadline_at <= now),
+                )
+            ).all()
+        for game_id in due:
+            with self.factory.begin() as session:
+                game_row = lock_game(session, game_id)
+                if game_row is None or game_row.status is not m.GameStatus.ACTIVE:
+                    continue
+                game = self.load(session, game_row)
+                if game_row.deadline_at is not None and game_row.deadline_at <= now:
+                    self._timeout(session, game_row, game)
+                elif game_row.reminder_at is not None and game_row.reminder_at <= now:
+                    game_row.reminder_at = None
+                    self.mailer.reminders(session, game_row, game)
+                touched += 1
+        return touched
+
+    def _timeout(self, session: Session, game_row: m.Game, game: Game) -> None:
+        """The deadline passed: the announced default, or the autopilot where there is
+        no default; with the "wait" policy, only a reminder."""
+        policy = game_row.deadline_action
+        if policy is m.DeadlineAction.WAIT:
+            game_row.deadline_at = None
+            self.mailer.reminders(session, game_row, game)
+            return
+        applied = Applied()
+        # Everyone who was due: all the seats of a simultaneous step, or the one in turn.
+        for seat in game.deciding():
+            if seat not in game.deciding():
+                continue
+            action = default_action(game, seat)
+            actor = m.ActorKind.DEFAULT
+            if action is None or policy is m.DeadlineAction.AUTOPILOT:
+                bot = HeuristicBot(game_row.seed ^ game_row.version ^ seat)
+                action = bot.choose(game, seat)
+                actor = m.ActorKind.AUTOPILOT
+            self._apply(game, seat, action, actor, applied)
+        self._advance(session, game_row, game, applied)
+        self._commit_game(session, game_row, game, applied, None)
+        if applied.changed:
+            self.mailer.boards(session, game_row, game, applied, self.clock())

@@ -1,0 +1,285 @@
+"""Outgoing mail: what each player is told after a change, written to the outbox."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ..config import Config
+from ..engine import Game
+from ..mail.envelope import Envelope
+from ..orders import Report
+from ..orders.commands import ServiceCommand
+from ..store import models as m
+from .auth import reply_address
+from .compose import Composer, Mail
+
+if TYPE_CHECKING:
+    from .core import Applied
+
+log = logging.getLogger("moderator.mail")
+
+
+class Mailer:
+    """Renders mails for a processing run and adds them to the outbox (sent after commit)."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.composer = Composer(config)
+
+    # -- the outbox -------------------------------------------------------------------
+
+    def _reply_to(self, game_row: m.Game, seat: m.Seat) -> str:
+        return reply_address(
+            self.config.moderator.address,
+            self.config.secret,
+            game_row.tag,
+            seat.seat_index,
+            seat.mac_key_id,
+        )
+
+    def _queue(
+        self,
+        session: Session,
+        mail: Mail,
+        to: str,
+        *,
+        game_row: m.Game | None,
+        reply_to: str | None,
+        message: m.InboundMessage | None = None,
+        env: Envelope | None = None,
+        auto: str = "auto-generated",
+    ) -> None:
+        in_reply_to = env.message_id if env is not None else None
+        references = [*env.references, env.message_id] if env and env.message_id else []
+        message_id, raw = self.composer.build(
+            mail,
+            to=to,
+            reply_to=reply_to,
+            in_reply_to=in_reply_to,
+            references=references,
+            auto_submitted=auto,
+        )
+        session.add(
+            m.OutboxMessage(
+                game_id=None if game_row is None else game_row.id,
+                inbound_message_id=None if message is None else message.id,
+                to_addrs=[to],
+                recipient=to.lower(),
+                kind=mail.kind,
+                raw=raw,
+                message_id=message_id,
+                in_reply_to=in_reply_to,
+                status=m.OutboxStatus.PENDING,
+                next_try_at=m.utcnow(),
+            )
+        )
+
+    def _replies_lately(
+        self, session: Session, to: str, hours: int, kinds: tuple[str, ...] = ()
+    ) -> int:
+        """Replies (mails answering a message) sent to ``to`` in the last ``hours``."""
+        since = m.utcnow() - timedelta(hours=hours)
+        query = select(func.count(m.OutboxMessage.id)).where(
+            m.OutboxMessage.recipient == to.lower(),
+            m.OutboxMessage.created_at >= since,
+            m.OutboxMessage.in_reply_to.is_not(None),
+        )
+        if kinds:
+            query = query.where(m.OutboxMessage.kind.in_(kinds))
+        return session.scalar(query) or 0
+
+    def _may_reply(self, session: Session, to: str) -> bool:
+        if not to:
+            return False
+        cap = self.config.limits.replies_per_sender_per_hour
+        if self._replies_lately(session, to, 1) >= cap:
+            log.warning("reply cap reached for %s; reply dropped", to)
+            return False
+        return True
+
+    # -- mails --------------------------------------------------------------------------
+
+    def reply(
+        self,
+        session: Session,
+        game_row: m.Game,
+        game: Game,
+        seat: m.Seat,
+        env: Envelope,
+        message: m.InboundMessage,
+        report: Report,
+        applied: Applied,
+    ) -> None:
+        """The acknowledgement or the error report, to the sender; copied to the seat's
+        own address when the order came from elsewhere."""
+        if not report.accepted and not report.errors:
+            return
+        mail = self.composer.ack(game_row, game, seat, report, applied)
+        sender = env.from_address or seat.address
+        reply_to = self._reply_to(game_row, seat)
+        if self._may_reply(session, sender):
+            self._queue(
+                session,
+                mail,
+                sender,
+                game_row=game_row,
+                reply_to=reply_to,
+                message=message,
+                env=env,
+                auto="auto-replied",
+            )
+        if sender != seat.address and report.accepted:
+            copy = self.composer.copy_notice(game_row, seat, sender, mail)
+            self._queue(
+                session, copy, seat.address, game_row=game_row, reply_to=reply_to, message=message
+            )
+
+    def boards(
+        self, session: Session, game_row: m.Game, game: Game, applied: Applied, now: datetime
+    ) -> None:
+        """Every player gets the new board; those who must (or may already) order get
+        their turn mail, with the orders possible, the default and the deadline."""
+        for seat in game_row.active_seats():
+            mail = self.composer.board(game_row, game, seat, applied.events)
+            self._queue(
+                session,
+                mail,
+                seat.address,
+                game_row=game_row,
+                reply_to=self._reply_to(game_row, seat),
+            )
+
+    def reminders(self, session: Session, game_row: m.Game, game: Game) -> None:
+        deciding = set(game.deciding())
+        for seat in game_row.active_seats():
+            if seat.seat_index in deciding:
+                mail = self.composer.reminder(game_row, game, seat)
+                self._queue(
+                    session,
+                    mail,
+                    seat.address,
+                    game_row=game_row,
+                    reply_to=self._reply_to(game_row, seat),
+                )
+
+    def services(
+        self,
+        session: Session,
+        game_row: m.Game,
+        game: Game,
+        seat: m.Seat,
+        env: Envelope,
+        message: m.InboundMessage,
+        commands: Sequence[ServiceCommand],
+        history: list[str],
+    ) -> None:
+        sender = env.from_address or seat.address
+        if not self._may_reply(session, sender):
+            return
+        mail = self.composer.service(game_row, game, seat, commands, history)
+        self._queue(
+            session,
+            mail,
+            sender,
+            game_row=game_row,
+            reply_to=self._reply_to(game_row, seat),
+            message=message,
+            env=env,
+            auto="auto-replied",
+        )
+
+    def notice(
+        self,
+        session: Session,
+        game_row: m.Game,
+        game: Game,
+        seat: m.Seat,
+        env: Envelope,
+        message: m.InboundMessage,
+        text: str,
+    ) -> None:
+        sender = env.from_address or seat.address
+        if self._may_reply(session, sender):
+            mail = self.composer.notice(game_row, text)
+            self._queue(
+                session,
+                mail,
+                sender,
+                game_row=game_row,
+                reply_to=self._reply_to(game_row, seat),
+                message=message,
+                env=env,
+                auto="auto-replied",
+            )
+
+    def auth_failed(
+        self,
+        session: Session,
+        game_row: m.Game,
+        env: Envelope,
+        message: m.InboundMessage,
+        had_password: bool,
+    ) -> None:
+        sender = env.from_address or ""
+        if not sender or self._replies_lately(session, sender, 24, ("auth_failed",)) >= 3:
+            return
+        mail = self.composer.auth_failed(game_row, had_password)
+        self._queue(
+            session,
+            mail,
+            sender,
+            game_row=game_row,
+            reply_to=None,
+            message=message,
+            env=env,
+            auto="auto-replied",
+        )
+
+    def unknown_sender(self, session: Session, env: Envelope, message: m.InboundMessage) -> None:
+        """At most one short explanation a day to an address the moderator doesn't know."""
+        sender = env.from_address or ""
+        per_day = self.config.limits.unknown_sender_replies_per_day
+        if not sender or self._replies_lately(session, sender, 24, ("unknown_sender",)) >= per_day:
+            return
+        self._queue(
+            session,
+            self.composer.unknown_sender(),
+            sender,
+            game_row=None,
+            reply_to=None,
+            message=message,
+            env=env,
+            auto="auto-replied",
+        )
+
+    def game_start(
+        self, session: Session, game_row: m.Game, game: Game, passwords: dict[int, str]
+    ) -> None:
+        for seat in game_row.active_seats():
+            mail = self.composer.game_start(game_row, game, seat, passwords.get(seat.seat_index))
+            self._queue(
+                session,
+                mail,
+                seat.address,
+                game_row=game_row,
+                reply_to=self._reply_to(game_row, seat),
+            )
+
+    def announce(
+        self, session: Session, game_row: m.Game, game: Game, title: str, text: str
+    ) -> None:
+        for seat in game_row.active_seats():
+            mail = self.composer.announcement(game_row, game, seat, title, text)
+            self._queue(
+                session,
+                mail,
+                seat.address,
+                game_row=game_row,
+                reply_to=self._reply_to(game_row, seat),
+            )

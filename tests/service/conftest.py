@@ -1,0 +1,52 @@
+"""A moderator on each database backend, with four seated players."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from sqlalchemy.orm import Session, sessionmaker
+
+from moderator.config import Config, ModeratorSection
+from moderator.service.admin import Admin, NewPlayer
+from moderator.service.core import Moderator
+
+PLAYERS = [
+    NewPlayer("Anna", "anna@example.test"),
+    NewPlayer("Bob", "bob@example.test", "Europe/Berlin"),
+    NewPlayer("Chris", "chris@example.test"),
+    NewPlayer("David", "david@example.test", "America/New_York"),
+]
+
+
+@dataclass
+class Table:
+    moderator: Moderator
+    admin: Admin
+    factory: sessionmaker[Session]
+    tag: str
+    passwords: dict[int, str]
+
+
+@pytest.fixture
+def config() -> Config:
+    return Config(
+        moderator=ModeratorSection(
+            address="moderator@example.test", secret="test-secret-0123456789"
+        )
+    )
+
+
+@pytest.fixture
+def table(session_factory: sessionmaker[Session], config: Config) -> Iterator[Table]:
+    moderator = Moderator(config, session_factory)
+    admin = Admin(moderator)
+    tag, passwords = admin.new_game(PLAYERS, seed=7)
+    yield Table(moderator, admin, session_factory, tag, passwords)
+
+
+# The engine tests' position helpers (tests/ is not a package).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))

@@ -1,0 +1,220 @@
+"""process(message): exactly once, authenticated, all or nothing, mails in the outbox."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import PLAYERS, Table
+from letters import latest_reply_to, letter, outbox, text_of
+from sqlalchemy import func, select
+
+from moderator.store import models as m
+
+
+def send(table: Table, raw: bytes) -> int | None:
+    got = table.moderator.ingest(raw, source=m.MessageSource.PIPE)
+    table.moderator.process_all()
+    return got
+
+
+def state(table: Table) -> dict[str, object]:
+    with table.factory.begin() as session:
+        row = session.scalar(select(m.Game).where(m.Game.tag == table.tag))
+        assert row is not None and row.snapshot is not None
+        data = json.loads(row.snapshot.state_json)
+        assert isinstance(data, dict)
+        return data
+
+
+def count(table: Table, model: type[m.Base]) -> int:
+    with table.factory.begin() as session:
+        return session.scalar(select(func.count()).select_from(model)) or 0
+
+
+def statuses(table: Table) -> list[tuple[str, str | None]]:
+    with table.factory.begin() as session:
+        rows = session.scalars(select(m.InboundMessage).order_by(m.InboundMessage.id))
+        return [(r.status.value, r.error) for r in rows]
+
+
+def order(table: Table, seat: int, body: str, **kw: str) -> bytes:
+    player = PLAYERS[seat]
+    return letter(player.address, latest_reply_to(table.factory, player.address), body, **kw)
+
+
+def test_game_start_mails_every_seat_its_password_and_signed_reply_address(table: Table) -> None:
+    mails = outbox(table.factory)
+    assert [str(mail["To"]) for mail in mails] == [p.address for p in PLAYERS]
+    for seat, mail in enumerate(mails):
+        assert table.passwords[seat] in text_of(mail)
+        assert str(mail["Reply-To"]).startswith(f"moderator+{table.tag.lower()}.s{seat}.")
+        assert mail["Auto-Submitted"] == "auto-generated"
+        assert mail.get_content_type() == "multipart/alternative"
+
+
+def test_reply_to_the_signed_address_moves_the_seat(table: Table) -> None:
+    send(table, order(table, 0, "role settler"))
+    assert state(table)["phase"] == "settler"
+    assert statuses(table) == [("done", None)]
+
+
+def test_the_same_message_id_twice_is_applied_once(table: Table) -> None:
+    raw = order(table, 0, "role settler", message_id="<once@example.test>")
+    assert send(table, raw) is not None
+    mails = count(table, m.OutboxMessage)
+    again = letter(
+        "anna@example.test",
+        "moderator@example.test",
+        "role mayor",
+        message_id="<once@example.test>",
+    )
+    assert send(table, again) is None
+    assert send(table, raw) is None
+    assert state(table)["phase"] == "settler"
+    assert count(table, m.OutboxMessage) == mails
+    assert count(table, m.Action) == 1
+
+
+def test_a_spoofed_from_address_alone_does_not_move_a_seat(table: Table) -> None:
+    spoof = letter(
+        "anna@example.test",
+        "moderator@example.test",
+        "role settler",
+        subject=f"Re: [{table.tag}] orders",
+    )
+    send(table, spoof)
+    assert state(table)["phase"] == "role"
+    assert statuses(table) == [("ignored", "not authenticated")]
+    with table.factory.begin() as session:
+        assert session.scalar(select(func.count(m.AuthFailure.id))) == 1
+
+
+def test_a_forged_signature_does_not_move_a_seat(table: Table) -> None:
+    real = latest_reply_to(table.factory, "anna@example.test")
+    forged = real[: real.index("@") - 3] + "aaa" + real[real.index("@") :]
+    send(table, letter("anna@example.test", forged, "role settler"))
+    assert state(table)["phase"] == "role"
+
+
+def test_the_password_works_from_another_address_and_the_seat_is_copied(table: Table) -> None:
+    body = f"role builder\npassword {table.passwords[0]}"
+    send(
+        table,
+        letter(
+            "anna.on.holiday@example.test",
+            "moderator@example.test",
+            body,
+            subject=f"[{table.tag}] orders",
+        ),
+    )
+    assert state(table)["phase"] == "builder"
+    recipients = [str(mail["To"]) for mail in outbox(table.factory)[4:]]
+    assert "anna.on.holiday@example.test" in recipients  # the acknowledgement
+    assert recipients.count("anna@example.test") == 2  # the copy and the board
+
+
+def test_wrong_passwords_are_rate_limited_per_sender(table: Table) -> None:
+    for i in range(7):
+        send(
+            table,
+            letter(
+                "mallory@example.test",
+                "moderator@example.test",
+                f"role settler\npassword guess{i}",
+                subject=f"[{table.tag}] x",
+            ),
+        )
+    with table.factory.begin() as session:
+        failures = session.scalar(select(func.count(m.AuthFailure.id)))
+    assert failures == table.moderator.config.limits.auth_failures_per_sender_per_hour
+    send(
+        table,
+        letter(
+            "mallory@example.test",
+            "moderator@example.test",
+            f"role settler\npassword {table.passwords[0]}",
+            subject=f"[{table.tag}] x",
+        ),
+    )
+    assert state(table)["phase"] == "role"  # even the right password, while limited
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        {"Auto-Submitted": "auto-replied"},
+        {"Precedence": "bulk"},
+        {"List-Id": "<players.example.test>"},
+    ],
+)
+def test_automatic_mail_is_never_answered_or_applied(table: Table, header: dict[str, str]) -> None:
+    before = count(table, m.OutboxMessage)
+    send(table, order(table, 0, "role settler", headers=header))
+    assert state(table)["phase"] == "role"
+    assert count(table, m.OutboxMessage) == before
+    assert statuses(table)[0][0] == "ignored"
+
+
+def test_an_illegal_order_changes_nothing_and_lists_what_may_be_ordered(table: Table) -> None:
+    send(table, order(table, 0, "role settler\nbuild wharf"))
+    send(table, order(table, 1, "take coffee plantation"))  # Bob: not his decision
+    reply = outbox(table.factory)[-1]
+    assert str(reply["To"]) == "bob@example.test"
+    text = text_of(reply)
+    assert "take coffee plantation" in text.lower()
+    assert state(table)["phase"] == "settler"
+
+
+def test_an_error_reply_quotes_the_line_and_lists_the_legal_orders(table: Table) -> None:
+    send(table, order(table, 0, "role astronaut\nrole settler"))
+    reply = next(
+        mail
+        for mail in outbox(table.factory)[4:]
+        if str(mail["To"]) == "anna@example.test" and "orders" in str(mail["Subject"])
+    )
+    text = text_of(reply)
+    assert "role astronaut" in text
+    assert "role mayor" in text or "settle" in text
+
+
+def test_an_unexpected_failure_rolls_back_and_keeps_the_message(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import moderator.service.core as core
+
+    def boom(*_: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    before = count(table, m.OutboxMessage)
+    monkeypatch.setattr(core, "check_mail", boom)
+    send(table, order(table, 0, "role settler"))
+    assert state(table)["phase"] == "role"
+    assert count(table, m.OutboxMessage) == before
+    assert count(table, m.Action) == 0
+    ((status, error),) = statuses(table)
+    assert status == "failed" and error is not None and "disk on fire" in error
+
+
+def test_a_message_for_no_game_gets_one_short_explanation_a_day(table: Table) -> None:
+    before = count(table, m.OutboxMessage)
+    for _ in range(3):
+        send(table, letter("stranger@example.test", "moderator@example.test", "hello?"))
+    assert count(table, m.OutboxMessage) == before + 1
+
+
+def test_service_commands_reply_without_changing_the_game(table: Table) -> None:
+    send(table, order(table, 2, "help\nstatus\nhistory"))
+    reply = outbox(table.factory)[-1]
+    assert str(reply["To"]) == "chris@example.test"
+    assert reply["In-Reply-To"]
+    assert state(table)["phase"] == "role"
+    assert count(table, m.Action) == 0
+
+
+def test_replies_thread_on_the_players_message(table: Table) -> None:
+    send(table, order(table, 0, "role settler", message_id="<anna-1@example.test>"))
+    ack = next(mail for mail in outbox(table.factory)[4:] if str(mail["To"]) == "anna@example.test")
+    assert ack["In-Reply-To"] == "<anna-1@example.test>"
+    assert "<anna-1@example.test>" in str(ack["References"])
+    assert ack["Auto-Submitted"] == "auto-replied"
