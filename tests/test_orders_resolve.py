@@ -337,6 +337,8 @@ def test_hacienda_then_settle_in_one_mail() -> None:
     game = ready(game)
     pick(game, Role.SETTLER)
     assert order("no hacienda", game, 0) == UseHacienda(False)
+    assert order("no", game, 0) == UseHacienda(False)
+    assert order("hacienda", game, 0) == UseHacienda(True)
     report = check_mail("settle coffee", game, 0)
     assert report.actions == [UseHacienda(True)]
     (queued,) = report.queued

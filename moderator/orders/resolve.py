@@ -100,6 +100,8 @@ def resolve(command: GameCommand, game: Game, seat: int) -> Action:
         case PassCmd():
             if PASS in legal:
                 return PASS
+            if decision.kind is DecisionKind.HACIENDA and UseHacienda(False) in legal:
+                return UseHacienda(False)  # "no" to the hacienda question
             raise IllegalOrder(_no_pass_reason(decision.kind))
         case RoleCmd():
             return _role(command, s, legal)
