@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from moderator.engine import Game
 from moderator.engine.actions import DecisionKind, PlaceColonists
+from moderator.engine.components import Building, Good, Role
 from moderator.orders import (
     OrderError,
     OrderSyntaxError,
@@ -28,7 +29,27 @@ from moderator.orders import (
     parse_text,
     resolve,
 )
-from moderator.orders.commands import GameCommand
+from moderator.orders.commands import (
+    BuildCmd,
+    DefaultCmd,
+    ExtraCmd,
+    GameCommand,
+    HaciendaCmd,
+    KeepCmd,
+    KeepItem,
+    MayorCmd,
+    Move,
+    PassCmd,
+    RoleCmd,
+    RoleRef,
+    SellCmd,
+    SettleCmd,
+    ShipCmd,
+    Target,
+    TargetKind,
+    WharfCmd,
+    Where,
+)
 from moderator.orders.parser import Parsed, parse_mail, vocabulary
 
 GAMES = 500  # seeded random games, 125 of each player count
@@ -207,3 +228,69 @@ def parse_text_lenient(text: str) -> Iterator[GameCommand]:
     for item in parse_mail(text):
         if isinstance(item, Parsed) and not is_service(item.command):
             yield cast(GameCommand, item.command)
+
+
+GOOD = st.sampled_from(list(Good))
+COUNT = st.integers(min_value=-3, max_value=40)
+TARGET = st.one_of(
+    st.builds(Target, st.just(TargetKind.PLANTATION), st.just("x"), GOOD),
+    st.just(Target(TargetKind.QUARRY, "quarry")),
+    st.just(Target(TargetKind.SAN_JUAN, "san juan")),
+    st.builds(
+        Target,
+        st.just(TargetKind.BUILDING),
+        st.just("x"),
+        st.none(),
+        st.lists(st.sampled_from(list(Building)), max_size=3).map(tuple),
+    ),
+)
+MOVES = st.lists(st.builds(Move, COUNT, TARGET), max_size=4).map(tuple)
+COMMANDS: st.SearchStrategy[GameCommand] = st.one_of(
+    st.builds(
+        RoleCmd,
+        st.lists(st.builds(RoleRef, st.sampled_from(list(Role)), st.booleans()), max_size=3).map(
+            tuple
+        ),
+    ),
+    st.builds(HaciendaCmd, st.booleans()),
+    st.builds(SettleCmd, st.none() | GOOD, st.none() | st.booleans()),
+    st.builds(
+        BuildCmd,
+        st.just("x"),
+        st.lists(st.sampled_from(list(Building)), max_size=3).map(tuple),
+        st.none() | st.booleans(),
+    ),
+    st.builds(SellCmd, st.lists(GOOD, max_size=3).map(tuple)),
+    st.builds(ShipCmd, st.none() | GOOD, st.none() | COUNT, st.none() | COUNT),
+    st.builds(WharfCmd, st.none() | GOOD),
+    st.builds(
+        KeepCmd,
+        st.lists(
+            st.builds(KeepItem, GOOD, st.none() | COUNT, st.none() | st.sampled_from(list(Where))),
+            max_size=4,
+        ).map(tuple),
+    ),
+    st.builds(ExtraCmd, GOOD),
+    st.builds(MayorCmd, st.none() | st.booleans(), MOVES, MOVES),
+    st.builds(PassCmd, st.none() | st.sampled_from(list(DecisionKind))),
+    st.just(DefaultCmd()),
+)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(command=COMMANDS, which=st.integers(0, len(POSITIONS) - 1), other=st.booleans())
+def test_any_command_resolves_to_a_legal_action_or_a_documented_error(
+    command: GameCommand, which: int, other: bool
+) -> None:
+    game, seat = POSITIONS[which]
+    if other:
+        seat = (seat + 1) % game.state.n
+    before = game.to_json()
+    try:
+        action = resolve(command, game, seat)
+    except OrderError as err:
+        assert err.reason
+    else:
+        assert action in game.legal_actions(seat)
+        assert format_action(action, game, seat)
+    assert game.to_json() == before

@@ -4,7 +4,7 @@ from .body import body_text, strip_reply
 from .check import Accepted, Report, check_mail, parse_text
 from .commands import Command, GameCommand, ServiceCommand, is_service, target_kind
 from .errors import AmbiguousOrder, IllegalOrder, OrderError, OrderSyntaxError
-from .format import format_action, legal_orders
+from .format import default_order, format_action, legal_orders
 from .help import help_text
 from .parser import parse_mail, parse_order
 from .queue import DecisionKey, QueuedOrder, decision_key, enqueue, prune, take_queued, try_queued
@@ -25,6 +25,7 @@ __all__ = [
     "body_text",
     "check_mail",
     "decision_key",
+    "default_order",
     "enqueue",
     "format_action",
     "help_text",

@@ -113,6 +113,13 @@ def format_colonists(action: PlaceColonists, game: Game, seat: int) -> str:
     return "; ".join(orders)
 
 
+def default_order(game: Game, seat: int) -> str | None:
+    """The published default for ``seat``'s decision now, in order syntax (None: no
+    default, as for a role pick, a tile, a building or a sale)."""
+    action = default_action(game, seat)
+    return None if action is None else format_action(action, game, seat)
+
+
 def legal_orders(game: Game, seat: int) -> list[str]:
     """What ``seat`` may order now, in order syntax, made from the legal actions (the
     mayor's layouts are too many to list: his board and the syntax instead)."""
@@ -161,4 +168,10 @@ def describe_mayor(game: Game, seat: int) -> list[str]:
     return lines
 
 
-__all__ = ["describe_mayor", "format_action", "format_colonists", "legal_orders"]
+__all__ = [
+    "default_order",
+    "describe_mayor",
+    "format_action",
+    "format_colonists",
+    "legal_orders",
+]

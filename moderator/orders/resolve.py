@@ -91,6 +91,12 @@ def resolve(command: GameCommand, game: Game, seat: int) -> Action:
         )
     legal = decision.actions
     s = game.state
+    if isinstance(command, (RoleCmd, SellCmd)) and not (
+        command.roles if isinstance(command, RoleCmd) else command.goods
+    ):
+        raise IllegalOrder("the order names nothing")
+    if isinstance(command, BuildCmd) and not command.candidates:
+        raise IllegalOrder(f'there is no building called "{command.name}"')
     match command:
         case DefaultCmd():
             action = default_action(game, seat)
@@ -519,6 +525,8 @@ def layout_after(cmd: MayorCmd, p: Player, san_juan: int) -> tuple[Layout, int]:
 
 def resolve_mayor(cmd: MayorCmd, s: State, seat: int, legal: Sequence[Action]) -> Action:
     p = s.players[seat]
+    if any(m.count < 1 for m in (*cmd.removals, *cmd.placements)):
+        raise IllegalOrder("a count must be at least 1")
     can_extra = True in mayor.extras(s, seat)
     if cmd.extra and not can_extra:
         if seat != s.picker:
