@@ -183,6 +183,19 @@ class Game:
         self._legal[seat] = legal
         return legal
 
+    def upcoming(self, seat: int) -> Sequence[Action]:
+        """What ``seat`` may order now for his turn later in this phase: the trader and
+        captain phases ask everyone who might sell or load at once (seeds 000 and 001).
+        Equals legal_actions for the seat deciding now; empty when nothing is to come."""
+        s = self.state
+        if seat in self.deciding():
+            return self.legal_actions(seat)
+        if s.phase is Phase.TRADER and (seat - s.picker) % s.n >= s.acted:
+            return trader.legal(s, seat)
+        if s.phase is Phase.CAPTAIN:
+            return captain.legal(s, seat)
+        return ()
+
     def decisions(self) -> tuple[Decision, ...]:
         kind = self.kind()
         if kind is None:

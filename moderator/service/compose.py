@@ -114,16 +114,26 @@ class Composer:
         return f"[{game_row.tag}] Round {s.round} · {phase} · {what}"
 
     def _orders_part(self, game_row: m.Game, game: Game, seat: m.Seat) -> list[str]:
-        legal = legal_orders(game, seat.seat_index)
+        idx = seat.seat_index
+        legal = legal_orders(game, idx)
         if not legal:
+            upcoming = game.upcoming(idx)
+            if upcoming:
+                # Seeds 000/001: everyone who might sell or load is asked at once; the
+                # order is applied when his turn comes, if it is still possible then.
+                return [
+                    "Your turn in this phase is still to come. Send your order now; it is",
+                    "applied when your turn comes if it is still possible then:",
+                    *(f"    {format_action(a, game, idx)}" for a in upcoming),
+                ]
             return [
                 "You have nothing to decide now. Orders for your later decisions",
                 "are kept and applied when the decision comes.",
             ]
-        out = ["You may order now:"] + [f"    {line}" for line in legal]
-        default = default_action(game, seat.seat_index)
+        out = ["You may order now:", *(f"    {line}" for line in legal)]
+        default = default_action(game, idx)
         if default is not None and game_row.deadline_action is not m.DeadlineAction.WAIT:
-            out.append(f"If you send nothing: {format_action(default, game, seat.seat_index)}")
+            out.append(f"If you send nothing: {format_action(default, game, idx)}")
         if game_row.deadline_at is not None:
             out.append(f"Deadline: {_local(game_row, seat)}")
         return out
@@ -199,7 +209,7 @@ class Composer:
 
     def board(self, game_row: m.Game, game: Game, seat: m.Seat, events: Sequence[Event]) -> Mail:
         idx = seat.seat_index
-        your_turn = idx in game.deciding()
+        your_turn = bool(game.upcoming(idx))
         lines = ["What happened:"] + [f"  {describe(e, game.names)}" for e in events]
         lines += ["", *self.board_text(game, idx)]
         if game.over:
