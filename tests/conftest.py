@@ -22,3 +22,8 @@ __all__ = [
     "session",
     "session_factory",
 ]
+
+# --- Mail: real Dovecot + Postfix on loopback, one stack per session (tests/mailstack/) ---
+from mailstack.fixture import mailstack, mailstack_extra_users
+
+__all__ += ["mailstack", "mailstack_extra_users"]
