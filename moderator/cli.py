@@ -1,15 +1,356 @@
-"""The `moderator` command line."""
+"""The `moderator` command line: database, games, the mail pipe, the clock and the daemon."""
 
 from __future__ import annotations
 
+import argparse
+import getpass
+import json
+import os
+import re
 import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import NoReturn, TypeVar
+
+from alembic.util.exc import CommandError
+from sqlalchemy.exc import SQLAlchemyError
+
+from .config import Config, ConfigError, load_config
+from .engine import StateError
+from .service.admin import Admin, AdminError, NewPlayer
+from .service.core import Moderator
+from .store import migrate
+from .store.db import make_engine, make_session_factory
+from .store.models import GameStatus, MessageSource
+
+T = TypeVar("T")
+
+# Exit codes: 0 done, 1 "no" (a replay that differs), 2 unusable input or setup.
+# `ingest` answers a failing database with EX_TEMPFAIL (sysexits.h), so that an MTA
+# running it from .forward or procmail keeps the message and delivers it again later.
+EXIT_OK = 0
+EXIT_DIFFERS = 1
+EXIT_ERROR = 2
+EX_TEMPFAIL = 75
+
+_PLAYER = re.compile(r"^\s*(?P<name>[^<>]+?)\s*<(?P<address>[^<>\s]+)>\s*(?:tz=(?P<tz>\S+))?\s*$")
 
 
-def main(argv: list[str] | None = None) -> int:
-    from .demo import run_demo
+class CliError(Exception):
+    """Bad input found by the command line itself; printed as one line, exit 2."""
 
-    args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["demo"]:
-        return run_demo(args[1:])
-    print("usage: moderator demo", file=sys.stderr)
-    return 2
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (and exit 2), like our own errors."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no login name in this environment
+        return "operator"
+
+
+def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """--config and --who. Accepted before or after the subcommand: the subcommand's copies
+    default to SUPPRESS so that they do not overwrite a value given before it."""
+    parser.add_argument(
+        "--config",
+        metavar="PATH",
+        default=os.environ.get("MODERATOR_CONFIG") if top else argparse.SUPPRESS,
+        help="TOML configuration (default: $MODERATOR_CONFIG, else the built-in defaults)",
+    )
+    parser.add_argument(
+        "--who",
+        default=None if top else argparse.SUPPRESS,
+        help="the operator's name for the audit log (default: the login name)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _Parser(add_help=False)
+    _add_common(common, top=False)
+    parser = _Parser(prog="moderator", description="A play-by-email moderator for Puerto Rico.")
+    _add_common(parser, top=True)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    commands.add_parser("demo", help="watch four bots play a game (no database)", add_help=False)
+
+    db = commands.add_parser("db", help="database migrations")
+    db_commands = db.add_subparsers(dest="db_command", metavar="ACTION", parser_class=_Parser)
+    db_commands.required = True
+    db_commands.add_parser("upgrade", parents=[common], help="migrate to the newest schema")
+    down = db_commands.add_parser("downgrade", parents=[common], help="migrate down to REV")
+    down.add_argument("revision", metavar="REV", help='a revision id, or "base" for empty')
+
+    game = commands.add_parser("game", help="create and administer games")
+    game_commands = game.add_subparsers(dest="game_command", metavar="ACTION", parser_class=_Parser)
+    game_commands.required = True
+
+    new = game_commands.add_parser("new", parents=[common], help="start a game")
+    new.add_argument(
+        "--player",
+        action="append",
+        required=True,
+        metavar='"NAME <ADDRESS>[ tz=ZONE]"',
+        help="a player, in seat order (2 to 5 times)",
+    )
+    new.add_argument("--seed", type=int, default=None, help="the setup's seed (default: random)")
+    new.add_argument("--deadline-hours", type=int, default=None, metavar="H")
+    new.add_argument("--reminder-hours", type=int, default=None, metavar="H")
+    new.add_argument("--deadline-action", choices=("default", "autopilot", "wait"), default=None)
+    new.add_argument(
+        "--position", metavar="STATE.json", help="start from this state (docs/state-format.md)"
+    )
+
+    game_commands.add_parser("list", parents=[common], help="every game and its status")
+    for name, text in (
+        ("show", "the board as text"),
+        ("replay", "rebuild from the log and compare with the snapshot (exit 1 if different)"),
+    ):
+        sub = game_commands.add_parser(name, parents=[common], help=text)
+        sub.add_argument("game", metavar="ID", help="a game id (12) or tag (PR-12)")
+
+    export = game_commands.add_parser(
+        "export", parents=[common], help="the JSON game record (docs/game-record.md)"
+    )
+    export.add_argument("game", metavar="ID")
+    export.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+
+    undo = game_commands.add_parser(
+        "undo", parents=[common], help="take back the last move (announced to every seat)"
+    )
+    undo.add_argument("game", metavar="ID")
+    undo.add_argument("--reason", required=True, help="why; quoted in the announcement")
+
+    replace = game_commands.add_parser(
+        "replace", parents=[common], help="a new player takes over a seat"
+    )
+    replace.add_argument("game", metavar="ID")
+    replace.add_argument("seat", metavar="SEAT", help="seat number (1 = first) or player name")
+    replace.add_argument("address", metavar="ADDRESS")
+    replace.add_argument("--tz", default="UTC", help="the new player's time zone")
+
+    for name, text in (("pause", "stop the clock and orders"), ("resume", "start them again")):
+        sub = game_commands.add_parser(name, parents=[common], help=text)
+        sub.add_argument("game", metavar="ID")
+        sub.add_argument("--reason", default=None, help="quoted in the announcement")
+
+    ingest = commands.add_parser(
+        "ingest",
+        parents=[common],
+        help="record one RFC 5322 message from stdin (for .forward / procmail)",
+        description="Record one RFC 5322 message read from stdin. Exit 0 when recorded or "
+        "already recorded; 75 (EX_TEMPFAIL) when the database fails, so that the mail "
+        "server keeps the message and tries again later; 2 for an empty stdin.",
+    )
+    ingest.add_argument("--process", action="store_true", help="then process every waiting message")
+    commands.add_parser("process", parents=[common], help="process every waiting message once")
+    commands.add_parser("tick", parents=[common], help="send due reminders, apply deadlines once")
+    commands.add_parser("run", parents=[common], help="run the daemon (mail in, mail out, clock)")
+    return parser
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _config(args: argparse.Namespace) -> Config:
+    path: str | None = args.config or None
+    return load_config(path)
+
+
+def _parse_player(text: str) -> tuple[str, str, str]:
+    found = _PLAYER.match(text)
+    if found is None:
+        raise CliError(f'--player {text!r}: write it as "Name <address>" (optionally " tz=Zone")')
+    return found["name"], found["address"], found["tz"] or "UTC"
+
+
+@contextmanager
+def _admin(args: argparse.Namespace, config: Config | None = None) -> Iterator[Admin]:
+    """An Admin (and its Moderator) on the configured database; the engine is disposed after."""
+    config = _config(args) if config is None else config
+    engine = make_engine(config.database.url)
+    try:
+        moderator = Moderator(config, make_session_factory(engine))
+        yield Admin(moderator, who=args.who or _login_name())
+    finally:
+        engine.dispose()
+
+
+# -- commands --------------------------------------------------------------------------------
+
+
+def _db(args: argparse.Namespace) -> int:
+    url = _config(args).database.url
+    try:
+        if args.db_command == "upgrade":
+            migrate.upgrade(url)
+            print(f"database at {migrate.current_revision(url)} (head)")
+        else:
+            migrate.downgrade(url, args.revision)
+            print(f"database at {migrate.current_revision(url) or 'base (empty)'}")
+    except CommandError as exc:
+        raise CliError(str(exc).splitlines()[0]) from None
+    return EXIT_OK
+
+
+def _game_new(args: argparse.Namespace) -> int:
+    config = _config(args)
+    players = [NewPlayer(*_parse_player(p)) for p in args.player]
+    position = None
+    if args.position:
+        try:
+            position = Path(args.position).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CliError(f"cannot read {args.position}: {exc}") from None
+    with _admin(args, config) as admin:
+        tag, passwords = admin.new_game(
+            players,
+            seed=args.seed,
+            deadline_hours=_or(args.deadline_hours, config.deadlines.hours),
+            reminder_hours=_or(args.reminder_hours, config.deadlines.reminder_hours),
+            deadline_action=_or(args.deadline_action, config.deadlines.action),
+            position=position,
+        )
+    print(tag)
+    for seat, player in enumerate(players):
+        print(f"  seat {seat + 1}  {player.name} <{player.address}>  password: {passwords[seat]}")
+    print("The passwords are shown only this once (each player also gets his own by mail).")
+    return EXIT_OK
+
+
+def _game(args: argparse.Namespace) -> int:
+    action: str = args.game_command
+    if action == "new":
+        return _game_new(args)
+    with _admin(args) as admin:
+        if action == "list":
+            games = admin.list_games()
+            if not games:
+                print("no games")
+            for g in games:
+                players_text = ", ".join(g["players"])
+                print(f"{g['tag']:<8} {g['status']:<9} {g['actions']:>5} actions  {players_text}")
+        elif action == "show":
+            print(admin.show(args.game))
+        elif action == "export":
+            text = json.dumps(admin.export(args.game), indent=2, ensure_ascii=False) + "\n"
+            if args.output:
+                try:
+                    Path(args.output).write_text(text, encoding="utf-8")
+                except OSError as exc:
+                    raise CliError(f"cannot write {args.output}: {exc.strerror}") from None
+                print(f"wrote {args.output}")
+            else:
+                sys.stdout.write(text)
+        elif action == "replay":
+            same, message = admin.replay_check(args.game)
+            print(message)
+            return EXIT_OK if same else EXIT_DIFFERS
+        elif action == "undo":
+            removed = admin.undo(args.game, args.reason)
+            print(f"took back {removed} action(s); every seat is told")
+        elif action == "replace":
+            password = admin.replace(args.game, args.seat, args.address, args.tz)
+            print(f"seat {args.seat} now belongs to {args.address}; new password: {password}")
+            print("Mail to the seat's old signed reply addresses no longer moves it.")
+        elif action in ("pause", "resume"):
+            status = GameStatus.PAUSED if action == "pause" else GameStatus.ACTIVE
+            admin.set_status(args.game, status, args.reason)
+            print(f"{args.game}: {status.value}")
+    return EXIT_OK
+
+
+def _or(value: T | None, default: T) -> T:
+    return default if value is None else value
+
+
+def _ingest(args: argparse.Namespace) -> int:
+    raw = sys.stdin.buffer.read()
+    if not raw.strip():
+        raise CliError("no message on stdin")
+    with _admin(args) as admin:
+        moderator = admin.moderator
+        try:
+            recorded = moderator.ingest(raw, source=MessageSource.PIPE)
+        except SQLAlchemyError as exc:
+            print(f"moderator: cannot record the message: {_first_line(exc)}", file=sys.stderr)
+            return EX_TEMPFAIL
+        if recorded is None:
+            print("duplicate: this message was recorded before; nothing to do")
+        else:
+            print(f"recorded as message {recorded}")
+        if args.process:
+            print(f"processed {moderator.process_all(worker=f'ingest-{os.getpid()}')} message(s)")
+    return EXIT_OK
+
+
+def _process(args: argparse.Namespace) -> int:
+    with _admin(args) as admin:
+        moderator = admin.moderator
+        print(f"processed {moderator.process_all(worker=f'cli-{os.getpid()}')} message(s)")
+    return EXIT_OK
+
+
+def _tick(args: argparse.Namespace) -> int:
+    with _admin(args) as admin:
+        print(f"{admin.moderator.tick()} game(s) due")
+    return EXIT_OK
+
+
+def _run(args: argparse.Namespace) -> int:
+    config = _config(args)
+    try:
+        from .daemon import run_daemon  # type: ignore[import-not-found, unused-ignore]
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__package__}.daemon":
+            raise
+        raise CliError(
+            "the daemon is not part of this installation yet (no moderator.daemon)"
+        ) from None
+    daemon: Callable[[Config], int] = run_daemon
+    return daemon(config)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "db": _db,
+    "game": _game,
+    "ingest": _ingest,
+    "process": _process,
+    "tick": _tick,
+    "run": _run,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["demo"]:
+        from .demo import run_demo
+
+        return run_demo(args_list[1:])
+    try:
+        args = build_parser().parse_args(args_list)
+    except SystemExit as exc:  # --help, or a usage error already printed on one line
+        return exc.code if isinstance(exc.code, int) else EXIT_ERROR
+    try:
+        return _COMMANDS[args.command](args)
+    except (CliError, AdminError, ConfigError, StateError) as exc:
+        print(f"moderator: {_first_line(exc)}", file=sys.stderr)
+    except SQLAlchemyError as exc:
+        print(
+            f"moderator: database error ({_first_line(exc)}); is it migrated? "
+            "(moderator db upgrade)",
+            file=sys.stderr,
+        )
+    return EXIT_ERROR

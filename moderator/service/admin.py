@@ -269,13 +269,16 @@ class Admin:
             old.active = False
             old.replaced_at = m.utcnow()
             session.flush()
-            new = m.Seat(
-                seat_index=old.seat_index,
-                name=old.name,
-                address=address,
-                timezone=timezone,
-                mac_key_id=old.mac_key_id + 1,
-            )
+            try:
+                new = m.Seat(
+                    seat_index=old.seat_index,
+                    name=old.name,
+                    address=address,
+                    timezone=timezone,
+                    mac_key_id=old.mac_key_id + 1,
+                )
+            except ValueError as exc:  # an unknown time zone; the transaction rolls back
+                raise AdminError(str(exc)) from None
             password = make_password()
             new.set_secret(password)
             row.seats.append(new)
@@ -346,6 +349,10 @@ class Admin:
                     "seed": row.seed,
                     "status": row.status.value,
                     "created_at": row.created_at.isoformat(),
+                    # a game created from a position cannot be replayed from the seed alone
+                    "initial_state": (
+                        None if row.initial_state is None else json.loads(row.initial_state)
+                    ),
                 },
                 "players": [
                     {"seat": s.seat_index, "name": s.name, "active": s.active} for s in seats

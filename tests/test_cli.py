@@ -1,0 +1,492 @@
+"""The `moderator` command line, in-process and once as a real process, on a SQLite file."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import types
+from collections.abc import Iterator
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from moderator.cli import main
+from moderator.engine import Game, action_from
+from moderator.store import models as m
+from moderator.store.db import make_engine, make_session_factory
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAYERS = [
+    ("Anna", "anna@example.test", None),
+    ("Bob", "bob@example.test", "Europe/Berlin"),
+    ("Chris", "chris@example.test", None),
+]
+CONFIG = """\
+[moderator]
+address = "moderator@example.test"
+secret = "cli-test-secret-0123456789"
+
+[database]
+url = "sqlite:///{path}"
+"""
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+@dataclass
+class Cli:
+    config: Path
+    factory: sessionmaker[Session]
+    capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch
+
+    def __call__(self, *argv: str, stdin: bytes = b"") -> Run:
+        self.capsys.readouterr()
+        self.monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+        code = main([*argv, "--config", str(self.config), "--who", "tester"])
+        got = self.capsys.readouterr()
+        return Run(code, got.out, got.err)
+
+    def new_game(self) -> tuple[str, dict[str, str]]:
+        args = ["game", "new", "--seed", "7"]
+        for name, address, tz in PLAYERS:
+            args += ["--player", f"{name} <{address}>" + (f" tz={tz}" if tz else "")]
+        run = self(*args)
+        assert run.code == 0, run.err
+        lines = run.out.splitlines()
+        seats = [line.split() for line in lines if "password: " in line]
+        passwords = {words[2]: words[-1] for words in seats}
+        return lines[0], passwords
+
+    def outbox(self) -> list[EmailMessage]:
+        with self.factory.begin() as session:
+            rows = session.scalars(select(m.OutboxMessage).order_by(m.OutboxMessage.id)).all()
+            out = []
+            for row in rows:
+                parsed = email.message_from_bytes(row.raw, policy=email.policy.default)
+                assert isinstance(parsed, EmailMessage)
+                out.append(parsed)
+            return out
+
+    def reply_to(self, address: str) -> str:
+        """The signed Reply-To of the newest mail to ``address``."""
+        for mail in reversed(self.outbox()):
+            if mail["To"] == address and mail["Reply-To"]:
+                return str(mail["Reply-To"])
+        raise AssertionError(f"no mail to {address}")
+
+    def export(self, tag: str) -> dict[str, object]:
+        run = self("game", "export", tag)
+        assert run.code == 0, run.err
+        record = json.loads(run.out)
+        assert isinstance(record, dict)
+        return record
+
+
+def letter(sender: str, to: str, body: str, message_id: str | None = None) -> bytes:
+    """A real RFC 5322 message, as a mail server would hand it to .forward."""
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = "Re: your turn"
+    msg["Message-ID"] = message_id or make_msgid(domain="cli.example.test")
+    msg["Date"] = "Sun, 22 Nov 2026 10:00:00 +0000"
+    msg.set_content(body)
+    return bytes(msg)
+
+
+def text_of(mail: EmailMessage) -> str:
+    part = mail.get_body(preferencelist=("plain",))
+    assert part is not None
+    content = part.get_content()
+    assert isinstance(content, str)
+    return content
+
+
+def anna(cli: Cli, body: str) -> bytes:
+    """Anna's reply to the newest mail she got."""
+    return letter("anna@example.test", cli.reply_to("anna@example.test"), body)
+
+
+def actions(record: dict[str, object]) -> list[dict[str, object]]:
+    got = record["actions"]
+    assert isinstance(got, list)
+    return got
+
+
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database file brought to head once by `moderator db upgrade`; each test copies it."""
+    folder = tmp_path_factory.mktemp("template")
+    config = folder / "moderator.toml"
+    config.write_text(CONFIG.format(path=folder / "m.sqlite"), encoding="utf-8")
+    assert main(["db", "upgrade", "--config", str(config)]) == 0
+    return folder / "m.sqlite"
+
+
+@pytest.fixture
+def cli(
+    migrated: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[Cli]:
+    db = tmp_path / "m.sqlite"
+    shutil.copyfile(migrated, db)
+    config = tmp_path / "moderator.toml"
+    config.write_text(CONFIG.format(path=db), encoding="utf-8")
+    monkeypatch.delenv("MODERATOR_CONFIG", raising=False)
+    engine = make_engine(f"sqlite:///{db}")
+    try:
+        yield Cli(config, make_session_factory(engine), capsys, monkeypatch)
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
+def game(cli: Cli) -> str:
+    tag, _ = cli.new_game()
+    return tag
+
+
+def test_db_upgrade_and_downgrade_run_the_migrations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "moderator.toml"
+    config.write_text(CONFIG.format(path=tmp_path / "fresh.sqlite"), encoding="utf-8")
+    assert main(["db", "upgrade", "--config", str(config)]) == 0
+    assert "(head)" in capsys.readouterr().out
+    assert main(["game", "list", "--config", str(config)]) == 0
+    assert capsys.readouterr().out.strip() == "no games"
+    assert main(["db", "downgrade", "base", "--config", str(config)]) == 0
+    assert "base (empty)" in capsys.readouterr().out
+    assert main(["game", "list", "--config", str(config)]) == 2
+
+
+def test_game_new_prints_the_tag_and_each_seats_password_once(cli: Cli) -> None:
+    tag, passwords = cli.new_game()
+    assert tag == "PR-1"
+    assert list(passwords) == ["Anna", "Bob", "Chris"]
+    assert len(set(passwords.values())) == 3
+    # each player got his own password by mail, and only his own
+    for mail in cli.outbox():
+        name = next(n for n, a, _ in PLAYERS if a == mail["To"])
+        text = text_of(mail)
+        assert passwords[name] in text
+        assert all(p not in text for n, p in passwords.items() if n != name)
+    with cli.factory.begin() as session:
+        seat = session.scalar(select(m.Seat).where(m.Seat.name == "Bob"))
+        assert seat is not None and seat.timezone == "Europe/Berlin"
+        audit = session.scalars(select(m.AuditEntry)).all()
+        assert [(a.who, a.command) for a in audit] == [("tester", "game new")]
+
+
+def test_game_list_and_show(cli: Cli, game: str) -> None:
+    listed = cli("game", "list")
+    assert listed.code == 0
+    assert "PR-1" in listed.out and "active" in listed.out and "Anna, Bob, Chris" in listed.out
+    shown = cli("game", "show", game)
+    assert shown.code == 0
+    assert shown.out.startswith("PR-1 (active, 0 actions)")
+    assert "Anna" in shown.out and "Round 1" in shown.out
+    assert cli("game", "show", "1").out == shown.out
+
+
+def test_ingest_from_stdin_records_then_processes_a_reply_to_the_signed_address(
+    cli: Cli, game: str
+) -> None:
+    raw = letter("anna@example.test", cli.reply_to("anna@example.test"), "role settler")
+    run = cli("ingest", "--process", stdin=raw)
+    assert run.code == 0, run.err
+    assert "recorded" in run.out and "processed 1 message(s)" in run.out
+    first = actions(cli.export(game))[0]
+    assert first["action"] == {"type": "role", "role": "settler"}
+    assert first["actor"] == "player" and first["player"] == "Anna"
+
+    before = actions(cli.export(game))
+    again = cli("ingest", "--process", stdin=raw)
+    assert again.code == 0
+    assert "duplicate" in again.out
+    assert actions(cli.export(game)) == before
+
+
+def test_ingest_without_process_waits_for_moderator_process(cli: Cli, game: str) -> None:
+    raw = letter("anna@example.test", cli.reply_to("anna@example.test"), "role mayor")
+    assert cli("ingest", stdin=raw).code == 0
+    assert actions(cli.export(game)) == []
+    processed = cli("process")
+    assert processed.code == 0 and "processed 1 message(s)" in processed.out
+    assert actions(cli.export(game))[0]["action"] == {"type": "role", "role": "mayor"}
+    assert cli("process").out.strip() == "processed 0 message(s)"
+    ticked = cli("tick")
+    assert ticked.code == 0 and ticked.out.strip() == "0 game(s) due"
+
+
+def test_export_writes_the_documented_game_record(cli: Cli, game: str, tmp_path: Path) -> None:
+    cli("ingest", "--process", stdin=anna(cli, "role builder"))
+    target = tmp_path / "record.json"
+    run = cli("game", "export", game, "--output", str(target))
+    assert run.code == 0, run.err
+    text = target.read_text(encoding="utf-8")
+    assert text.startswith('{\n  "format": ')  # indent 2
+    record = json.loads(text)
+    assert record["format"] == "pr-moderator/game-record"
+    assert record["version"] == 1
+    assert set(record["game"]) == {
+        "tag",
+        "variant",
+        "seed",
+        "status",
+        "created_at",
+        "initial_state",
+    }
+    assert record["game"]["initial_state"] is None
+    assert record["game"]["tag"] == game and record["game"]["seed"] == 7
+    assert record["players"] == [
+        {"seat": 0, "name": "Anna", "active": True},
+        {"seat": 1, "name": "Bob", "active": True},
+        {"seat": 2, "name": "Chris", "active": True},
+    ]
+    keys = {"seq", "round", "seat", "player", "action", "actor", "at", "message_id"}
+    assert record["actions"] and all(set(a) == keys for a in record["actions"])
+    assert [a["seq"] for a in record["actions"]] == list(range(1, len(record["actions"]) + 1))
+    assert record["actions"][0]["round"] == 1
+    assert record["actions"][0]["message_id"].endswith("@cli.example.test>")
+    assert record["final"] is None
+
+
+def test_a_record_replays_round_by_round_as_docs_game_record_md_shows(
+    cli: Cli, tmp_path: Path
+) -> None:
+    position = tmp_path / "state.json"
+    position.write_text(Game.new(["Dora", "Emil", "Fay"], 11).to_json(), encoding="utf-8")
+    players = [
+        "--player",
+        "Dora <d@x.test>",
+        "--player",
+        "Emil <e@x.test>",
+        "--player",
+        "Fay <f@x.test>",
+    ]
+    created = cli("game", "new", *players, "--position", str(position))
+    assert created.code == 0, created.err
+    tag = created.out.split()[0]
+    first = letter("d@x.test", cli.reply_to("d@x.test"), "role mayor")
+    assert cli("ingest", "--process", stdin=first).code == 0
+    record = cli.export(tag)
+    game_part = record["game"]
+    assert isinstance(game_part, dict) and game_part["initial_state"] is not None
+    game = Game.from_json(json.dumps(game_part["initial_state"]))
+    for entry in actions(record):
+        game.apply(entry["seat"], action_from(entry["action"]))  # type: ignore[arg-type]
+    with cli.factory.begin() as session:
+        snapshot = session.scalar(select(m.Snapshot.state_json))
+    assert game.to_json() == snapshot
+
+
+def test_replay_exits_0_when_the_snapshot_matches_the_log_and_1_when_not(
+    cli: Cli, game: str
+) -> None:
+    cli("ingest", "--process", stdin=anna(cli, "role mayor"))
+    same = cli("game", "replay", game)
+    assert same.code == 0 and "gives the snapshot" in same.out
+    with cli.factory.begin() as session:
+        session.execute(update(m.Snapshot).values(state_json='{"tampered": true}'))
+    differs = cli("game", "replay", game)
+    assert differs.code == 1 and "differs" in differs.out
+
+
+def test_undo_takes_back_the_last_move_and_tells_every_seat(cli: Cli, game: str) -> None:
+    cli("ingest", "--process", stdin=anna(cli, "role mayor"))
+    assert actions(cli.export(game))
+    run = cli("game", "undo", game, "--reason", "Anna mistyped")
+    assert run.code == 0, run.err
+    assert "took back" in run.out
+    assert actions(cli.export(game)) == []
+    told = [mail for mail in cli.outbox() if "Move taken back" in str(mail["Subject"])]
+    assert sorted(str(mail["To"]) for mail in told) == sorted(a for _, a, _ in PLAYERS)
+    assert all("Reason: Anna" in text_of(mail) for mail in told)
+    assert cli("game", "replay", game).code == 0
+    assert cli("game", "undo", game, "--reason", "again").code == 2
+
+
+def test_replace_gives_the_seat_a_new_address_and_the_old_reply_address_stops_working(
+    cli: Cli, game: str
+) -> None:
+    old_reply = cli.reply_to("anna@example.test")
+    run = cli("game", "replace", game, "1", "erin@example.test", "--tz", "Europe/Paris")
+    assert run.code == 0, run.err
+    assert "new password: " in run.out
+
+    cli("ingest", "--process", stdin=letter("anna@example.test", old_reply, "role settler"))
+    assert actions(cli.export(game)) == []
+
+    new_reply = cli.reply_to("erin@example.test")
+    assert new_reply != old_reply
+    cli("ingest", "--process", stdin=letter("erin@example.test", new_reply, "role settler"))
+    first = actions(cli.export(game))[0]
+    assert first["action"] == {"type": "role", "role": "settler"} and first["seat"] == 0
+    players = cli.export(game)["players"]
+    assert {"seat": 0, "name": "Anna", "active": False} in players  # type: ignore[operator]
+
+
+def test_pause_stops_orders_and_resume_lets_them_through(cli: Cli, game: str) -> None:
+    paused = cli("game", "pause", game, "--reason", "holidays")
+    assert paused.code == 0 and "paused" in paused.out
+    assert "paused" in cli("game", "list").out
+    reply = cli.reply_to("anna@example.test")
+    cli("ingest", "--process", stdin=letter("anna@example.test", reply, "role settler"))
+    assert actions(cli.export(game)) == []
+
+    resumed = cli("game", "resume", game)
+    assert resumed.code == 0 and "active" in resumed.out
+    cli("ingest", "--process", stdin=letter("anna@example.test", reply, "role settler"))
+    assert len(actions(cli.export(game))) >= 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["game", "show", "PR-99"],
+        ["game", "show", "nonsense"],
+        ["game", "new", "--player", "Anna <anna@example.test>"],
+        ["game", "new", "--player", "no address", "--player", "Bob <bob@example.test>"],
+        ["game", "new", "--player", "A <a@example.test> tz=Mars/Base", "--player", "B <b@x.t>"],
+        ["game", "new", "--player", "A <a@x.t>", "--player", "B <b@x.t>", "--position", "/nope"],
+        ["game", "new", "--player", "A <a@x.t>", "--player", "B <b@x.t>", "--deadline-action", "x"],
+        ["game", "replace", "PR-1", "7", "new@example.test"],
+        ["game", "replace", "PR-1", "1", "not-an-address"],
+        ["game", "replace", "PR-1", "1", "new@example.test", "--tz", "Nowhere/Else"],
+        ["game", "undo", "PR-1", "--reason", "  "],
+        ["game", "undo", "PR-1"],
+        ["game", "frobnicate"],
+        ["ingest"],
+        ["db", "downgrade", "no-such-revision"],
+    ],
+)
+def test_bad_input_prints_one_line_and_exits_2(cli: Cli, game: str, argv: list[str]) -> None:
+    run = cli(*argv)
+    assert run.code == 2
+    assert len(run.err.strip().splitlines()) == 1, run.err
+    assert "Traceback" not in run.err
+
+
+def test_a_bad_position_file_is_one_line(cli: Cli, tmp_path: Path) -> None:
+    position = tmp_path / "state.json"
+    position.write_text('{"not": "a state"}', encoding="utf-8")
+    players = ["--player", "A <a@x.t>", "--player", "B <b@x.t>"]
+    run = cli("game", "new", *players, "--position", str(position))
+    assert run.code == 2 and len(run.err.strip().splitlines()) == 1
+
+
+def test_a_missing_or_broken_config_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["game", "list", "--config", str(tmp_path / "none.toml")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    short = tmp_path / "short.toml"
+    short.write_text('[moderator]\nsecret = "short"\n', encoding="utf-8")
+    assert main(["--config", str(short), "game", "list"]) == 2
+    err = capsys.readouterr().err
+    assert "secret" in err and len(err.strip().splitlines()) == 1
+
+
+def test_an_unmigrated_database_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "m.toml"
+    config.write_text(CONFIG.format(path=tmp_path / "empty.sqlite"), encoding="utf-8")
+    assert main(["game", "list", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert "db upgrade" in err and len(err.strip().splitlines()) == 1
+
+
+def test_ingest_asks_the_mail_server_to_retry_when_the_database_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "m.toml"
+    config.write_text(CONFIG.format(path=tmp_path / "empty.sqlite"), encoding="utf-8")
+    raw = letter("anna@example.test", "moderator@example.test", "role mayor")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
+    assert main(["ingest", "--config", str(config)]) == 75  # EX_TEMPFAIL
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_run_says_clearly_when_there_is_no_daemon(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "moderator.daemon", None)
+    run = cli("run")
+    assert run.code == 2 and "daemon" in run.err
+    assert len(run.err.strip().splitlines()) == 1
+
+
+def test_run_hands_the_config_to_the_daemon(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[object] = []
+
+    def run_daemon(config: object) -> int:
+        seen.append(config)
+        return 0
+
+    fake = types.ModuleType("moderator.daemon")
+    fake.run_daemon = run_daemon  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "moderator.daemon", fake)
+    assert cli("run").code == 0
+    assert [getattr(c, "secret", None) for c in seen] == [b"cli-test-secret-0123456789"]
+
+
+def test_demo_still_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--seed", "3", "--players", "Anna,Bob"]) == 0
+    assert "Anna" in capsys.readouterr().out
+
+
+def test_a_real_process_reads_the_message_from_a_pipe(cli: Cli, game: str) -> None:
+    raw = anna(cli, "role craftsman")
+    env = {**os.environ, "MODERATOR_CONFIG": str(cli.config)}
+    piped = subprocess.run(
+        [sys.executable, "-m", "moderator", "ingest", "--process"],
+        input=raw,
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert piped.returncode == 0, piped.stderr.decode()
+    assert b"processed 1 message(s)" in piped.stdout
+    replay = subprocess.run(
+        [sys.executable, "-m", "moderator", "game", "replay", game],
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert replay.returncode == 0, replay.stderr.decode()
+    assert actions(cli.export(game))[0]["action"] == {"type": "role", "role": "craftsman"}
+    bad = subprocess.run(
+        [sys.executable, "-m", "moderator", "game", "show", "PR-42"],
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert bad.returncode == 2
+    assert bad.stderr.decode().strip() == "moderator: no game 'PR-42'"
