@@ -1,0 +1,469 @@
+"""Benchmark: orders per second through Moderator.ingest + process_next, early and late in a game.
+
+Issue 4 item 7: with 1,000 games in the database, on SQLite (a temporary file)
+and on PostgreSQL (a throwaway database, dropped at the end; skipped with a
+message when no server answers), measure how many order mails per second go
+through ``Moderator.ingest`` + ``Moderator.process_next`` at an EARLY position
+(round 1-2) and at a LATE position (round 12, ~200 actions in the log) of a
+game. The late figure must be within 20 % of the early one: the cost of an
+order must not grow with the log.
+
+The orders are real RFC 5322 mails replying to the seat's signed Reply-To
+address, written against an in-memory copy of the game (a seeded HeuristicBot
+plays; ``format_action`` writes its choice as order text). Each run uses a
+fresh game brought to its position by storing what the moderator would have
+stored: the action log, the snapshot, and the past mails in and out. The 1,000
+background games are bulk-inserted the same way (seats, snapshot, log rows,
+some mails) at varied positions.
+
+Run: ``.venv/bin/python bench/store.py`` (``--help`` for the knobs; the
+PostgreSQL server is ``PR_BENCH_PG_URL`` or postgres@127.0.0.1:5432).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, func, insert, select, text, update
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from moderator.bots import HeuristicBot
+from moderator.config import Config, LimitsSection, ModeratorSection
+from moderator.engine import Action, Game, action_to
+from moderator.orders import format_action
+from moderator.service.admin import Admin, NewPlayer
+from moderator.service.auth import reply_address
+from moderator.service.core import Moderator
+from moderator.store import models as m
+from moderator.store.db import make_engine, make_session_factory
+from moderator.store.migrate import upgrade
+from moderator.store.passwords import hash_secret
+
+PG_ADMIN_URL = os.environ.get(
+    "PR_BENCH_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+)
+ADDRESS = "moderator@bench.example"
+SECRET = "bench-secret-0123456789"
+NAMES = ("Anna", "Bob", "Chris", "David")
+SEED = 8  # a HeuristicBot game of 201 mails that reaches round 15
+LATE_ROUND = 12
+BACKGROUND_LINES = 10  # distinct bot games the background games are cut from
+RECENT_MAILS = 8  # past mails in and out stored per background game
+
+
+@dataclass(frozen=True)
+class Step:
+    """One order mail of a played line, and the game as it stood before it."""
+
+    seat: int
+    order: str
+    round: int
+    log_before: int  # actions in the log before this mail
+    state_before: str
+
+
+@dataclass(frozen=True)
+class Line:
+    """A whole bot game: its mails and the action log they produce."""
+
+    seed: int
+    steps: list[Step]
+    log: list[tuple[int, str, m.ActorKind]]  # seat, action JSON, who decided
+
+
+def play(seed: int) -> Line:
+    game = Game.new(list(NAMES), seed)
+    bot = HeuristicBot(seed)
+    log: list[tuple[int, str, m.ActorKind]] = []
+
+    def apply(seat: int, action: Action, actor: m.ActorKind) -> None:
+        game.apply(seat, action)
+        log.append((seat, json.dumps(action_to(action), sort_keys=True), actor))
+
+    def forced() -> None:  # the moderator's auto-advance, with no kept orders
+        while not game.over:
+            decision = next((d for d in game.decisions() if d.forced), None)
+            if decision is None:
+                return
+            apply(decision.seat, decision.actions[0], m.ActorKind.FORCED)
+
+    forced()
+    steps: list[Step] = []
+    while not game.over:
+        decision = game.decisions()[0]
+        action = bot.choose(game, decision.seat)
+        order = format_action(action, game, decision.seat)
+        steps.append(Step(decision.seat, order, game.state.round, len(log), game.to_json()))
+        apply(decision.seat, action, m.ActorKind.PLAYER)
+        forced()
+    return Line(seed, steps, log)
+
+
+def config() -> Config:
+    # No reply cap in the way: every order costs its full work (reply and boards).
+    return Config(
+        moderator=ModeratorSection(address=ADDRESS, secret=SECRET),
+        limits=LimitsSection(replies_per_sender_per_hour=10**9),
+    )
+
+
+def mail(sender: str, to: str, body: str, subject: str, message_id: str) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Message-ID"] = message_id
+    msg["Date"] = "Sun, 22 Nov 2026 10:00:00 +0000"
+    msg.set_content(body + "\n\nThanks,\n-- \nsent from the benchmark\n")
+    return bytes(msg)
+
+
+# -- filling the database ------------------------------------------------------------------
+
+
+def stored_mail(sender: str, to: str, subject: str, message_id: str, body: str) -> bytes:
+    """A plain RFC 5322 message for the stored history (formatted directly: fast)."""
+    return (
+        f"From: {sender}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: {message_id}\r\n"
+        "Date: Sat, 21 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\n\r\n"
+        f"{body}\r\n"
+    ).encode()
+
+
+BOARD = "\r\n".join(f"{'row':<10}{i:>4} " + "#" * 40 for i in range(40))
+
+
+def past_rows(
+    game_id: int, tag: str, addresses: list[str], steps: list[Step], now: Any
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Done inbound mails and sent outbox mails for ``steps``, as they would be stored."""
+    inbound: list[dict[str, Any]] = []
+    outbox: list[dict[str, Any]] = []
+    old = now - timedelta(days=2)
+    for step in steps:
+        message_id = f"<{secrets.token_hex(8)}@players.example>"
+        raw = stored_mail(addresses[step.seat], ADDRESS, f"Re: [{tag}]", message_id, step.order)
+        inbound.append(
+            {
+                "raw": raw,
+                "raw_sha256": secrets.token_hex(32),
+                "message_id": message_id,
+                "source": m.MessageSource.PIPE,
+                "sender": addresses[step.seat],
+                "status": m.MessageStatus.DONE,
+                "attempts": 1,
+                "game_id": game_id,
+                "received_at": old,
+                "processed_at": old,
+            }
+        )
+        for to in addresses:
+            out_id = f"<{secrets.token_hex(8)}@bench.example>"
+            outbox.append(
+                {
+                    "game_id": game_id,
+                    "to_addrs": [to],
+                    "recipient": to,
+                    "raw": stored_mail(ADDRESS, to, f"[{tag}] board", out_id, BOARD),
+                    "message_id": out_id,
+                    "status": m.OutboxStatus.SENT,
+                    "attempts": 1,
+                    "next_try_at": old,
+                    "sent_at": old,
+                    "created_at": old,
+                    "kind": "board",
+                }
+            )
+    return inbound, outbox
+
+
+def fill(factory: sessionmaker[Session], count: int, lines: list[Line]) -> None:
+    """``count`` active background games at varied positions, inserted in bulk."""
+    secret_hash = hash_secret("anchor-barrel-cargo-001")  # one hash for all: scrypt is slow
+    now = m.utcnow()
+    with factory.begin() as session:
+        first = (session.scalar(select(func.max(m.Game.id))) or 0) + 1
+        games, seats, snapshots, actions, inbound, outbox = [], [], [], [], [], []
+        for i in range(count):
+            game_id = first + i
+            line = lines[i % len(lines)]
+            cut = (i * 37) % len(line.steps)  # anywhere from the first to the last round
+            step = line.steps[cut]
+            tag = f"PR-{game_id}"
+            addresses = [f"{n.lower()}.{game_id}@players.example" for n in NAMES]
+            games.append(
+                {
+                    "id": game_id,
+                    "tag": tag,
+                    "variant": m.GameVariant.STANDARD,
+                    "seed": line.seed,
+                    "status": m.GameStatus.ACTIVE,
+                    "version": step.log_before,
+                    "deadline_at": now + timedelta(hours=48),
+                    "reminder_at": now + timedelta(hours=36),
+                    "last_message_at": now,
+                }
+            )
+            seats += [
+                {
+                    "game_id": game_id,
+                    "seat_index": s,
+                    "name": NAMES[s],
+                    "address": addresses[s],
+                    "secret_hash": secret_hash,
+                }
+                for s in range(len(NAMES))
+            ]
+            snapshots.append(
+                {"game_id": game_id, "seq": step.log_before, "state_json": step.state_before}
+            )
+            actions += [
+                {
+                    "game_id": game_id,
+                    "seq": seq,
+                    "seat_index": seat,
+                    "action_json": action,
+                    "actor": actor,
+                    "created_at": now,
+                }
+                for seq, (seat, action, actor) in enumerate(line.log[: step.log_before], 1)
+            ]
+            ins, outs = past_rows(
+                game_id, tag, addresses, line.steps[max(0, cut - RECENT_MAILS) : cut], now
+            )
+            inbound += ins
+            outbox += outs
+        for model, rows in (
+            (m.Game, games),
+            (m.Seat, seats),
+            (m.Snapshot, snapshots),
+            (m.Action, actions),
+            (m.InboundMessage, inbound),
+            (m.OutboxMessage, outbox),
+        ):
+            for start in range(0, len(rows), 5000):
+                session.execute(insert(model), rows[start : start + 5000])
+        if factory.kw["bind"].dialect.name == "postgresql":
+            # Explicit ids were inserted: move the sequence past them.
+            session.execute(
+                text(
+                    "SELECT setval(pg_get_serial_sequence('games', 'id'),"
+                    " (SELECT max(id) FROM games))"
+                )
+            )
+    with factory.begin() as session:
+        session.execute(text("ANALYZE"))  # fresh planner statistics, as a live database has
+
+
+def position_game(admin: Admin, line: Line, start: int, run: str) -> tuple[str, list[str]]:
+    """A new game brought to ``line.steps[start]``: its log, snapshot and past mails
+    stored as the moderator would have stored them. Returns the tag and addresses."""
+    players = [NewPlayer(n, f"{n.lower()}.{run}@players.example") for n in NAMES]
+    tag, _ = admin.new_game(players, seed=line.seed)
+    step = line.steps[start]
+    with admin.moderator.factory.begin() as session:
+        game = session.scalars(select(m.Game).where(m.Game.tag == tag)).one()
+        have = game.version
+        assert [
+            tuple(r)
+            for r in session.execute(
+                select(m.Action.seat_index, m.Action.action_json)
+                .where(m.Action.game_id == game.id)
+                .order_by(m.Action.seq)
+            )
+        ] == [(s, a) for s, a, _ in line.log[:have]]
+        now = m.utcnow()
+        rows = [
+            {
+                "game_id": game.id,
+                "seq": seq,
+                "seat_index": seat,
+                "action_json": action,
+                "actor": actor,
+                "created_at": now,
+            }
+            for seq, (seat, action, actor) in enumerate(line.log[: step.log_before], 1)
+            if seq > have
+        ]
+        if rows:
+            session.execute(insert(m.Action), rows)
+        ins, outs = past_rows(game.id, tag, [p.address for p in players], line.steps[:start], now)
+        if ins:
+            session.execute(insert(m.InboundMessage), ins)
+            session.execute(insert(m.OutboxMessage), outs)
+        session.execute(
+            update(m.Snapshot)
+            .where(m.Snapshot.game_id == game.id)
+            .values(seq=step.log_before, state_json=step.state_before)
+        )
+        session.execute(update(m.Game).where(m.Game.id == game.id).values(version=step.log_before))
+    return tag, [p.address for p in players]
+
+
+def timed_run(
+    moderator: Moderator, admin: Admin, line: Line, start: int, orders: int, run: str
+) -> float:
+    """Orders per second for ``orders`` mails from ``line.steps[start]`` on a fresh game."""
+    tag, addresses = position_game(admin, line, start, run)
+    cfg = moderator.config
+    raws = []
+    for k, step in enumerate(line.steps[start : start + orders]):
+        to = reply_address(ADDRESS, cfg.secret, tag, step.seat, 0)
+        raws.append(
+            mail(addresses[step.seat], to, step.order, f"Re: [{tag}] your turn", f"<{run}.{k}@p>")
+        )
+    began = time.perf_counter()
+    for raw in raws:
+        moderator.ingest(raw, source=m.MessageSource.PIPE)
+        assert moderator.process_next("bench")
+    elapsed = time.perf_counter() - began
+    # Every order was applied: the log is where the line says.
+    want = (
+        line.steps[start + orders].log_before if start + orders < len(line.steps) else len(line.log)
+    )
+    with moderator.factory.begin() as session:
+        game = session.scalars(select(m.Game).where(m.Game.tag == tag)).one()
+        assert game.version == want, f"{tag}: version {game.version}, expected {want}"
+    return orders / elapsed
+
+
+# -- the backends ----------------------------------------------------------------------------
+
+
+@contextmanager
+def sqlite_url() -> Iterator[URL]:
+    with tempfile.TemporaryDirectory(prefix="pr-bench-") as tmp:
+        yield make_url(f"sqlite:///{Path(tmp) / 'bench.sqlite'}")
+
+
+@contextmanager
+def postgres_url() -> Iterator[URL | str]:
+    """A throwaway database (dropped at the end), or the reason there is none."""
+    admin_url = make_url(PG_ADMIN_URL)
+    admin = create_engine(
+        admin_url, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3}
+    )
+    try:
+        with admin.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except Exception as exc:  # any failure means: no usable server
+        admin.dispose()
+        first = (str(exc).strip().splitlines() or [repr(exc)])[0]
+        yield f"no PostgreSQL server answers at {admin_url.render_as_string()}: {first}"
+        return
+    name = f"pr_bench_{secrets.token_hex(4)}"
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield admin_url.set(database=name)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@dataclass
+class Result:
+    early: list[float]
+    late: list[float]
+
+
+def bench_backend(url: URL, args: argparse.Namespace, line: Line, lines: list[Line]) -> Result:
+    upgrade(url)
+    engine = make_engine(url)
+    factory = make_session_factory(engine)
+    moderator = Moderator(config(), factory)
+    admin = Admin(moderator)
+    began = time.perf_counter()
+    fill(factory, args.games, lines)
+    with factory.begin() as session:
+        stored = session.scalar(select(func.count(m.Game.id)))
+        logged = session.scalar(select(func.count(m.Action.id)))
+    print(f"  {stored} games, {logged} log rows stored in {time.perf_counter() - began:.1f} s")
+    late = next(i for i, s in enumerate(line.steps) if s.round >= LATE_ROUND)
+    assert late + args.orders <= len(line.steps)
+    print(
+        f"  early: mails 1-{args.orders} (round {line.steps[0].round}-"
+        f"{line.steps[args.orders - 1].round}, log {line.steps[0].log_before} actions); "
+        f"late: mails {late + 1}-{late + args.orders} (round {line.steps[late].round}-"
+        f"{line.steps[late + args.orders - 1].round}, log {line.steps[late].log_before} actions)"
+    )
+    result = Result([], [])
+    timed_run(moderator, admin, line, 0, args.orders, "warm")  # imports, caches, templates
+    for r in range(args.runs):
+        # Alternate, so that drift on a busy machine touches both alike.
+        result.early.append(timed_run(moderator, admin, line, 0, args.orders, f"e{r}"))
+        result.late.append(timed_run(moderator, admin, line, late, args.orders, f"l{r}"))
+    engine.dispose()
+    return result
+
+
+def spread(values: list[float]) -> str:
+    med = statistics.median(values)
+    noise = (max(values) - min(values)) / 2 / med * 100
+    return f"{med:6.1f} /s  (min {min(values):.1f}, max {max(values):.1f}, ±{noise:.0f} %)"
+
+
+def report(name: str, result: Result) -> bool:
+    early, late = statistics.median(result.early), statistics.median(result.late)
+    ratio = late / early
+    ok = ratio >= 0.8
+    ratios = [lt / e for e, lt in zip(result.early, result.late, strict=True)]
+    print(f"  early orders/s: {spread(result.early)}")
+    print(f"  late  orders/s: {spread(result.late)}")
+    print(
+        f"  late/early: {ratio:.2f}  (pairwise {min(ratios):.2f}-{max(ratios):.2f})  "
+        f"{'within' if ok else 'NOT within'} 20 %"
+    )
+    return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=1000, help="background games (1000)")
+    parser.add_argument("--orders", type=int, default=20, help="order mails per run (20)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per position (5)")
+    parser.add_argument(
+        "--backend", choices=("sqlite", "postgresql", "both"), default="both", help="(both)"
+    )
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.ERROR)
+
+    line = play(SEED)
+    lines = [line, *(play(SEED + 100 + i) for i in range(BACKGROUND_LINES - 1))]
+    backends: list[tuple[str, Callable[[], Any]]] = []
+    if args.backend in ("sqlite", "both"):
+        backends.append(("SQLite", sqlite_url))
+    if args.backend in ("postgresql", "both"):
+        backends.append(("PostgreSQL", postgres_url))
+    ok = True
+    for name, opener in backends:
+        print(f"{name}:")
+        with opener() as url:
+            if isinstance(url, str):
+                print(f"  skipped: {url}")
+                continue
+            result = bench_backend(url, args, line, lines)
+            ok = report(name, result) and ok
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
