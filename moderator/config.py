@@ -76,6 +76,7 @@ class DeadlinesSection:
 @dataclass(frozen=True, slots=True)
 class Config:
     source: str = "maildir"  # maildir | imap
+    outgoing: str = "smtp"  # smtp | maildir (local delivery, for trials and tests)
     moderator: ModeratorSection = field(default_factory=ModeratorSection)
     database: DatabaseSection = field(default_factory=DatabaseSection)
     maildir: MaildirSection = field(default_factory=MaildirSection)
@@ -141,6 +142,10 @@ def parse_config(data: dict[str, Any]) -> Config:
         elif key == "source":
             if value not in ("maildir", "imap"):
                 raise ConfigError("source must be 'maildir' or 'imap'")
+            values[key] = value
+        elif key == "outgoing":
+            if value not in ("smtp", "maildir"):
+                raise ConfigError("outgoing must be 'smtp' or 'maildir'")
             values[key] = value
         elif key == "log_level":
             if value not in ("DEBUG", "INFO", "WARNING", "ERROR"):

@@ -1,0 +1,351 @@
+"""The daemon: poller, processor, sender and clock in one asyncio process."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from .config import Config
+from .mail.imap import ImapConfig, ImapPoller, MailboxPosition
+from .mail.maildir import MaildirInbox, MaildirSink
+from .mail.smtp import SendResult, SendStatus, SmtpConfig, SmtpSender, next_try
+from .service.core import Moderator
+from .store import models as m
+from .store.db import make_engine, make_session_factory
+from .store.queries import claim_due_outbox
+
+log = logging.getLogger("moderator.daemon")
+T = TypeVar("T")
+
+
+class Transport(Protocol):
+    async def send(self, raw: bytes, mail_from: str, rcpt_to: list[str]) -> SendResult: ...
+
+    async def close(self) -> None: ...
+
+
+@dataclass
+class Counters:
+    stored: int = 0
+    processed: int = 0
+    sent: int = 0
+    failed: int = 0
+    retried: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class DbMailboxState:
+    """The IMAP position (UIDVALIDITY, last UID) kept in the database."""
+
+    def __init__(self, daemon: Daemon) -> None:
+        self.daemon = daemon
+
+    async def get(self, mailbox: str) -> MailboxPosition | None:
+        def read(session: Session) -> MailboxPosition | None:
+            row = session.get(m.MailboxState, mailbox)
+            return None if row is None else MailboxPosition(row.uidvalidity, row.last_seen_uid)
+
+        position: MailboxPosition | None = await self.daemon.db(read)
+        return position
+
+    async def set(self, mailbox: str, position: MailboxPosition) -> None:
+        def write(session: Session) -> None:
+            row = session.get(m.MailboxState, mailbox)
+            if row is None:
+                session.add(
+                    m.MailboxState(
+                        mailbox=mailbox,
+                        uidvalidity=position.uidvalidity,
+                        last_seen_uid=position.last_uid,
+                    )
+                )
+            else:
+                row.uidvalidity = position.uidvalidity
+                row.last_seen_uid = position.last_uid
+
+        await self.daemon.db(write)
+
+
+class Daemon:
+    """Runs until stop(): every database call goes through one worker thread, so the
+    event loop never blocks and SQLite sees one writer."""
+
+    def __init__(
+        self,
+        config: Config,
+        factory: sessionmaker[Session],
+        transport: Transport,
+        *,
+        maildir: Path | None = None,
+        poll_seconds: float = 1.0,
+    ) -> None:
+        self.config = config
+        self.factory = factory
+        self.moderator = Moderator(config, factory)
+        self.transport = transport
+        self.maildir = maildir
+        self.poll_seconds = poll_seconds
+        self.stopping = asyncio.Event()
+        self.work = asyncio.Event()  # something was stored: process
+        self.mail = asyncio.Event()  # something was processed: send
+        self.counters = Counters()
+        self.poller: ImapPoller | None = None
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db")
+
+    async def db(self, fn: Any, *args: Any) -> Any:
+        def run() -> Any:
+            with self.factory.begin() as session:
+                return fn(session, *args)
+
+        return await asyncio.get_running_loop().run_in_executor(self._pool, run)
+
+    async def call(self, fn: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    def stop(self) -> None:
+        log.info("stopping: finishing the message in hand")
+        self.stopping.set()
+        self.work.set()
+        self.mail.set()
+        if self.poller is not None:
+            self.poller.stop()
+
+    # -- intake ------------------------------------------------------------------------
+
+    async def store(self, raw: bytes, mailbox: str, uidvalidity: int, uid: int) -> None:
+        """IMAP: record the raw bytes before anything else (dedupes on Message-ID/UID)."""
+        got = await self.call(
+            lambda: self.moderator.ingest(
+                raw, source=m.MessageSource.IMAP, mailbox=mailbox, uidvalidity=uidvalidity, uid=uid
+            )
+        )
+        self.counters.stored += 1
+        log.info("stored mailbox=%s uid=%d inbound=%s", mailbox, uid, got)
+        self.work.set()
+
+    async def committed(self, mailbox: str, uidvalidity: int, uid: int) -> bool:
+        """IMAP: process what is waiting; True once this message's row is handled, so the
+        poller may move it to the processed folder."""
+        await self.process_waiting()
+
+        def handled(session: Session) -> bool:
+            status = session.scalar(
+                select(m.InboundMessage.status).where(
+                    m.InboundMessage.mailbox == mailbox,
+                    m.InboundMessage.uidvalidity == uidvalidity,
+                    m.InboundMessage.uid == uid,
+                )
+            )
+            # Not found: a duplicate of a message recorded under another UID.
+            return status is None or status is not m.MessageStatus.NEW
+
+        result: bool = await self.db(handled)
+        return result
+
+    async def read_maildir(self) -> None:
+        assert self.maildir is not None
+        inbox = MaildirInbox(self.maildir)
+        while not self.stopping.is_set():
+            for key, raw in await self.call(inbox.waiting):
+                await self.call(
+                    lambda r=raw: self.moderator.ingest(r, source=m.MessageSource.MAILDIR)
+                )
+                await self.call(inbox.done, key)
+                self.counters.stored += 1
+                self.work.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), self.poll_seconds / 5)
+
+    # -- processing ----------------------------------------------------------------------
+
+    async def process_waiting(self) -> int:
+        done = 0
+        while await self.call(self.moderator.process_next, "daemon"):
+            done += 1
+            self.counters.processed += 1
+            self.mail.set()
+        return done
+
+    async def processor(self) -> None:
+        while not self.stopping.is_set():
+            self.work.clear()
+            await self.process_waiting()
+            # Woken by the poller; the timeout picks up mail recorded by `moderator ingest`.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.work.wait(), self.poll_seconds)
+
+    # -- sending -------------------------------------------------------------------------
+
+    def _claim(self, session: Session) -> list[tuple[int, bytes, list[str], bool]]:
+        rows = claim_due_outbox(session, now=m.utcnow(), limit=50)
+        out = []
+        for row in rows:
+            # At most once: a mail handed to the server is never handed over again, even
+            # if we die before recording that it was accepted (see docs/architecture.md).
+            row.status = m.OutboxStatus.SENDING
+            row.attempts += 1
+            out.append((row.id, row.raw, list(row.to_addrs), row.in_reply_to is not None))
+        return out
+
+    def _record(self, session: Session, row_id: int, result: SendResult) -> None:
+        row = session.get(m.OutboxMessage, row_id)
+        assert row is not None
+        if result.accepted:
+            row.status = m.OutboxStatus.SENT
+            row.sent_at = m.utcnow()
+            row.last_error = None
+        elif result.temporary:
+            row.status = m.OutboxStatus.PENDING
+            row.next_try_at = m.utcnow() + next_try(row.attempts)
+            row.last_error = result.reason
+        else:
+            row.status = m.OutboxStatus.FAILED
+            row.last_error = result.reason
+
+    async def send_due(self) -> int:
+        batch: list[tuple[int, bytes, list[str], bool]] = await self.db(self._claim)
+        for row_id, raw, to, is_reply in batch:
+            # RFC 3834 §3.3: automatic responses go out with a null return path.
+            mail_from = "" if is_reply else self.config.moderator.address
+            try:
+                result = await self.transport.send(raw, mail_from, to)
+            except Exception as exc:  # an unexpected transport failure: retry later
+                log.exception("send failed outbox=%d", row_id)
+                result = SendResult(SendStatus.TEMPORARY, reason=repr(exc))
+            await self.db(self._record, row_id, result)
+            if result.accepted:
+                self.counters.sent += 1
+            elif result.temporary:
+                self.counters.retried += 1
+                log.warning("send deferred outbox=%d reason=%s", row_id, result.reason)
+            else:
+                self.counters.failed += 1
+                log.error("send failed outbox=%d reason=%s", row_id, result.reason)
+        return len(batch)
+
+    async def sender(self) -> None:
+        while not self.stopping.is_set():
+            self.mail.clear()
+            while await self.send_due():
+                pass
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.mail.wait(), self.poll_seconds)
+        # Whatever was processed before the stop still goes out.
+        while await self.send_due():
+            pass
+
+    # -- the clock -----------------------------------------------------------------------
+
+    async def clock(self) -> None:
+        interval = self.config.deadlines.tick_seconds
+        while not self.stopping.is_set():
+            touched = await self.call(self.moderator.tick)
+            if touched:
+                self.mail.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), interval)
+
+    # -- all together --------------------------------------------------------------------
+
+    async def run(self, imap: ImapConfig | None = None) -> Counters:
+        tasks = [
+            asyncio.create_task(self.processor(), name="processor"),
+            asyncio.create_task(self.sender(), name="sender"),
+            asyncio.create_task(self.clock(), name="clock"),
+        ]
+        if imap is not None:
+            self.poller = ImapPoller(imap, DbMailboxState(self), self.store, self.committed)
+            tasks.append(asyncio.create_task(self.poller.run(), name="imap"))
+        elif self.maildir is not None:
+            tasks.append(asyncio.create_task(self.read_maildir(), name="maildir"))
+        try:
+            await self.stopping.wait()
+            await asyncio.gather(*tasks)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await self.transport.close()
+            self._pool.shutdown(wait=True)
+        return self.counters
+
+
+def imap_config(config: Config) -> ImapConfig:
+    c = config.imap
+    return ImapConfig(
+        host=c.host,
+        port=c.port,
+        user=c.user,
+        password=c.password,
+        tls="imaps" if c.security == "imaps" else "plain",
+        mailbox=c.mailbox,
+        processed_folder=c.processed_folder,
+        ca_file=c.ca_file or None,
+        use_idle=c.idle,
+        poll_interval=c.poll_seconds,
+    )
+
+
+def smtp_config(config: Config) -> SmtpConfig:
+    c = config.smtp
+    security = c.security if c.security in ("starttls", "tls", "plain") else "starttls"
+    return SmtpConfig(
+        host=c.host,
+        port=c.port,
+        security=security,  # type: ignore[arg-type]
+        user=c.user or None,
+        password=c.password or None,
+        ca_file=c.ca_file or None,
+        timeout=c.timeout,
+        allow_remote=c.allow_remote,
+    )
+
+
+def setup_logging(level: str) -> None:
+    logging.basicConfig(
+        level=getattr(logging, level, logging.INFO),
+        format="%(asctime)s level=%(levelname)s logger=%(name)s %(message)s",
+    )
+
+
+def run_daemon(config: Config) -> int:
+    """`moderator run`: until SIGTERM or SIGINT; the message in hand is finished first."""
+    setup_logging(config.log_level)
+    from .store.migrate import upgrade
+
+    upgrade(config.database.url)
+    factory = make_session_factory(make_engine(config.database.url))
+
+    async def main() -> Counters:
+        root = Path(config.maildir.path)
+        transport: Transport = (
+            MaildirSink(root / "mailboxes")
+            if config.outgoing == "maildir"
+            else SmtpSender(smtp_config(config))
+        )
+        maildir = root / "inbox" if config.source == "maildir" else None
+        daemon = Daemon(config, factory, transport, maildir=maildir)
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, daemon.stop)
+        imap = imap_config(config) if config.source == "imap" else None
+        log.info("daemon started source=%s database=%s", config.source, config.database.url)
+        return await daemon.run(imap)
+
+    counters = asyncio.run(main())
+    log.info(
+        "daemon stopped stored=%d processed=%d sent=%d failed=%d",
+        counters.stored,
+        counters.processed,
+        counters.sent,
+        counters.failed,
+    )
+    return 0
