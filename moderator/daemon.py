@@ -19,6 +19,7 @@ from .mail.imap import ImapConfig, ImapPoller, MailboxPosition
 from .mail.maildir import MaildirInbox, MaildirSink
 from .mail.smtp import SendResult, SendStatus, SmtpConfig, SmtpSender, next_try
 from .service.core import Moderator
+from .service.mails import REPLY_KINDS
 from .store import models as m
 from .store.db import make_engine, make_session_factory
 from .store.queries import claim_due_outbox
@@ -193,7 +194,7 @@ class Daemon:
             # if we die before recording that it was accepted (see docs/architecture.md).
             row.status = m.OutboxStatus.SENDING
             row.attempts += 1
-            out.append((row.id, row.raw, list(row.to_addrs), row.in_reply_to is not None))
+            out.append((row.id, row.raw, list(row.to_addrs), row.kind in REPLY_KINDS))
         return out
 
     def _record(self, session: Session, row_id: int, result: SendResult) -> None:

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("moderator.mail")
 
+# Mails that answer a player's message (RFC 3834 "auto-replied"): capped per sender,
+# and sent with a null return path.
+REPLY_KINDS = ("ack", "error", "service", "notice", "auth_failed", "unknown_sender", "copy")
+
 
 class Mailer:
     """Renders mails for a processing run and adds them to the outbox (sent after commit)."""
@@ -55,8 +59,14 @@ class Mailer:
         env: Envelope | None = None,
         auto: str = "auto-generated",
     ) -> None:
-        in_reply_to = env.message_id if env is not None else None
-        references = [*env.references, env.message_id] if env and env.message_id else []
+        # Replies thread on the player's message; everything else on the game's thread.
+        root = self.thread_root(game_row)
+        if env is not None and env.message_id:
+            in_reply_to: str | None = env.message_id
+            references = [*([root] if root else []), *env.references[-8:], env.message_id]
+        else:
+            in_reply_to = root
+            references = [root] if root else []
         message_id, raw = self.composer.build(
             mail,
             to=to,
@@ -80,18 +90,24 @@ class Mailer:
             )
         )
 
+    def thread_root(self, game_row: m.Game | None) -> str | None:
+        """A fixed Message-ID per game that every mail of the game refers to, so mail
+        clients show one thread per game (RFC 5322 §3.6.4)."""
+        if game_row is None:
+            return None
+        domain = self.config.moderator.address.partition("@")[2] or "localhost"
+        return f"<{game_row.tag.lower()}.{game_row.seed}@{domain}>"
+
     def _replies_lately(
-        self, session: Session, to: str, hours: int, kinds: tuple[str, ...] = ()
+        self, session: Session, to: str, hours: int, kinds: tuple[str, ...] = REPLY_KINDS
     ) -> int:
-        """Replies (mails answering a message) sent to ``to`` in the last ``hours``."""
+        """Replies of the given kinds sent to ``to`` in the last ``hours``."""
         since = m.utcnow() - timedelta(hours=hours)
         query = select(func.count(m.OutboxMessage.id)).where(
             m.OutboxMessage.recipient == to.lower(),
             m.OutboxMessage.created_at >= since,
-            m.OutboxMessage.in_reply_to.is_not(None),
+            m.OutboxMessage.kind.in_(kinds),
         )
-        if kinds:
-            query = query.where(m.OutboxMessage.kind.in_(kinds))
         return session.scalar(query) or 0
 
     def _may_reply(self, session: Session, to: str) -> bool:

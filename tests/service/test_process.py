@@ -218,3 +218,12 @@ def test_replies_thread_on_the_players_message(table: Table) -> None:
     assert ack["In-Reply-To"] == "<anna-1@example.test>"
     assert "<anna-1@example.test>" in str(ack["References"])
     assert ack["Auto-Submitted"] == "auto-replied"
+
+
+def test_every_mail_of_a_game_threads_on_the_game(table: Table) -> None:
+    send(table, order(table, 0, "role settler"))
+    mails = outbox(table.factory)
+    roots = {str(mail["References"]).split()[0] for mail in mails}
+    assert len(roots) == 1 and table.tag.lower() in roots.pop()
+    assert all(mail["In-Reply-To"] and mail["Message-ID"] for mail in mails)
+    assert len({str(mail["Message-ID"]) for mail in mails}) == len(mails)
