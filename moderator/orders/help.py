@@ -4,23 +4,16 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
-from pathlib import Path
+
+from ..resources import data_text
 
 GUIDE = "orders.md"
 
 
 @cache
 def guide() -> str:
-    """The guide's text: the copy shipped in the package, else docs/orders.md in the
-    source tree (a test keeps the two identical)."""
-    try:
-        packaged = resources.files("moderator.orders").joinpath(GUIDE)
-        if packaged.is_file():
-            return packaged.read_text(encoding="utf-8")
-    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
-        pass
-    return (Path(__file__).resolve().parents[2] / "docs" / GUIDE).read_text(encoding="utf-8")
+    """The players' guide, docs/orders.md (shipped with the package)."""
+    return data_text("docs", GUIDE)
 
 
 def sections() -> dict[str, str]:

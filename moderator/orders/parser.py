@@ -7,8 +7,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer
@@ -23,6 +21,7 @@ from lark.exceptions import (
 
 from ..engine.actions import DecisionKind
 from ..engine.components import Building, Good, Role
+from ..resources import data_text
 from .commands import (
     BoardCmd,
     BuildCmd,
@@ -61,16 +60,8 @@ MAX_ORDER_LENGTH = 300
 
 
 def grammar_text() -> str:
-    """The grammar: from the installed package (moderator/_data/grammars), else from the
-    source tree's top-level grammars/ directory."""
-    try:
-        packaged = resources.files("moderator").joinpath("_data", "grammars", GRAMMAR_NAME)
-        if packaged.is_file():
-            return packaged.read_text(encoding="utf-8")
-    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
-        pass
-    source = Path(__file__).resolve().parents[2] / "grammars" / GRAMMAR_NAME
-    return source.read_text(encoding="utf-8")
+    """The grammar (grammars/orders.lark, shipped with the package)."""
+    return data_text("grammars", GRAMMAR_NAME)
 
 
 @cache

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.resources
 from pathlib import Path
 
 from alembic import command
@@ -12,6 +11,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection
 from sqlalchemy.engine import URL
 
+from ..resources import data_path
 from .db import make_engine, normalise_url
 
 
@@ -20,21 +20,11 @@ def _is_migrations_dir(path: Path) -> bool:
 
 
 def migrations_dir() -> Path:
-    """The folder holding env.py and versions/.
-
-    An installed wheel carries it as ``moderator/_data/migrations`` (see the
-    force-include in pyproject.toml); a source checkout has it at the top level.
-    """
-    candidates: list[Path] = []
-    packaged = importlib.resources.files("moderator") / "_data" / "migrations"
-    if isinstance(packaged, Path):
-        candidates.append(packaged)
-    candidates.append(Path(__file__).resolve().parents[2] / "migrations")
-    for candidate in candidates:
-        if _is_migrations_dir(candidate):
-            return candidate
-    tried = ", ".join(str(c) for c in candidates)
-    raise FileNotFoundError(f"no Alembic migrations folder found (tried {tried})")
+    """The folder holding env.py and versions/ (migrations/, shipped with the package)."""
+    path = data_path("migrations")
+    if not _is_migrations_dir(path):
+        raise FileNotFoundError(f"{path} is not an Alembic migrations folder")
+    return path
 
 
 def alembic_config(url: str | URL | None = None, *, connection: Connection | None = None) -> Config:
