@@ -11,6 +11,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import CheckConstraint, inspect
 from sqlalchemy.engine import URL
 
+from moderator import resources
 from moderator.store import migrate
 from moderator.store.db import make_engine
 from moderator.store.models import Base
@@ -120,16 +121,17 @@ def test_migrations_do_not_depend_on_the_working_directory(
 def test_an_installed_copy_prefers_the_packaged_migrations(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A wheel carries migrations/ as moderator/_data/migrations (pyproject force-include).
+    # A wheel carries migrations/ as moderator/_data/migrations (pyproject force-include);
+    # tests/test_packaging.py checks a real wheel.
     packaged = tmp_path / "moderator" / "_data" / "migrations"
     (packaged / "versions").mkdir(parents=True)
     (packaged / "env.py").write_text("")
-    monkeypatch.setattr(migrate.importlib.resources, "files", lambda _: tmp_path / "moderator")
+    monkeypatch.setattr(resources, "_PACKAGE", tmp_path / "moderator")
     assert migrate.migrations_dir() == packaged
 
 
 def test_the_source_tree_migrations_are_used_when_none_are_packaged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(migrate.importlib.resources, "files", lambda _: tmp_path)
+    monkeypatch.setattr(resources, "_PACKAGE", tmp_path / "moderator")
     assert migrate.migrations_dir() == Path(migrate.__file__).resolve().parents[2] / "migrations"
