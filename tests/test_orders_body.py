@@ -6,8 +6,16 @@ from pathlib import Path
 
 import pytest
 
+from moderator.mail.envelope import html_to_text as html_text
+from moderator.mail.envelope import order_text as strip_reply
+from moderator.mail.envelope import parse_envelope
 from moderator.orders import parse_text
-from moderator.orders.body import body_text, html_text, strip_reply
+
+
+def body_text(raw: bytes) -> str:
+    """The order text the service reads from a mail (one implementation serves)."""
+    return parse_envelope(raw).text
+
 
 MAIL = Path(__file__).parent / "data" / "mail"
 
@@ -51,11 +59,11 @@ def test_every_sample_mail_gives_text_without_quotes(path: Path) -> None:
     assert not any(line.lstrip().startswith(">") for line in text.splitlines())
 
 
-def test_strip_reply_keeps_line_numbers_and_wrapped_attributions() -> None:
+def test_strip_reply_drops_wrapped_attributions() -> None:
     text = (
         "role captain\n> quoted\nOn Sun, 22 Nov 2026, Bob <b@x>\nwrote:\n> more\nsell corn\n--\nBob"
     )
-    assert strip_reply(text) == "role captain\n\n\n\n\nsell corn"
+    assert strip_reply(text) == "role captain\nsell corn"
     assert parse_text(strip_reply(text))
 
 

@@ -1,6 +1,5 @@
 """The order language: mail text to typed commands, commands to engine actions, and back."""
 
-from .body import body_text, strip_reply
 from .check import Accepted, Report, check_mail, parse_text
 from .commands import Command, GameCommand, ServiceCommand, is_service, target_kind
 from .errors import AmbiguousOrder, IllegalOrder, OrderError, OrderSyntaxError
@@ -22,7 +21,6 @@ __all__ = [
     "QueuedOrder",
     "Report",
     "ServiceCommand",
-    "body_text",
     "check_mail",
     "decision_key",
     "default_order",
@@ -36,7 +34,6 @@ __all__ = [
     "parse_text",
     "prune",
     "resolve",
-    "strip_reply",
     "take_queued",
     "target_kind",
     "try_queued",
