@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .actions import (
     PASS,
     Action,
+    Build,
     DecisionKind,
     ExtraGood,
     Layout,
     Load,
     PlaceColonists,
     Store,
+    TakePlantation,
+    TakeQuarry,
     UseHacienda,
 )
 from .components import BUILDINGS, GOODS, PRODUCERS, Building, Good, Role
@@ -65,6 +70,24 @@ def default_store(s: State, seat: int) -> Store | None:
     store = Store(kept, rest[0] if rest else None)
     assert store in options
     return store
+
+
+def manned_tile(legal: Sequence[Action], good: Good | None) -> Action | None:
+    """Defaults page: "Hospice … the new tile is manned by default". The tile ``good``
+    (None: a quarry) with the hospice's colonist when that is legal, else without."""
+    for hospice in (True, False):
+        tile: Action = TakeQuarry(hospice) if good is None else TakePlantation(good, hospice)
+        if tile in legal:
+            return tile
+    return None
+
+
+def manned_building(legal: Sequence[Action], building: Building) -> Build | None:
+    """Defaults page: "… and university: the new building is manned by default"."""
+    for university in (True, False):
+        if Build(building, university) in legal:
+            return Build(building, university)
+    return None
 
 
 def default_extra(s: State, seat: int) -> ExtraGood | None:

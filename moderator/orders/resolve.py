@@ -24,7 +24,13 @@ from ..engine.actions import (
     UseHacienda,
 )
 from ..engine.components import BUILDINGS, GOODS, ISLAND_SPACES, Building, Good, Role
-from ..engine.defaults import default_action, default_store, richest_prospector
+from ..engine.defaults import (
+    default_action,
+    default_store,
+    manned_building,
+    manned_tile,
+    richest_prospector,
+)
 from ..engine.game import Decision, Game
 from ..engine.roles import builder, captain, mayor
 from ..engine.state import Player, State
@@ -187,10 +193,12 @@ def _settle(cmd: SettleCmd, s: State, seat: int, legal: Sequence[Action]) -> Act
     def tile(h: bool) -> Action:
         return TakeQuarry(h) if cmd.good is None else TakePlantation(cmd.good, h)
 
-    choices = (True, False) if cmd.hospice is None else (cmd.hospice,)
-    for h in choices:
-        if tile(h) in legal:
-            return tile(h)
+    if cmd.hospice is None:
+        chosen = manned_tile(legal, cmd.good)
+        if chosen is not None:
+            return chosen
+    elif tile(cmd.hospice) in legal:
+        return tile(cmd.hospice)
     p = s.players[seat]
     if p.island_free <= 0:
         raise IllegalOrder(f"your island is full ({ISLAND_SPACES} tiles)")
@@ -221,10 +229,12 @@ def _build(cmd: BuildCmd, s: State, seat: int, legal: Sequence[Action]) -> Actio
             alternatives=[f"build {n}" for n in names],
         )
     (b,) = cmd.candidates
-    choices = (True, False) if cmd.university is None else (cmd.university,)
-    for u in choices:
-        if Build(b, u) in legal:
-            return Build(b, u)
+    if cmd.university is None:
+        built = manned_building(legal, b)
+        if built is not None:
+            return built
+    elif Build(b, cmd.university) in legal:
+        return Build(b, cmd.university)
     p = s.players[seat]
     if cmd.university and Build(b, False) in legal:
         raise IllegalOrder("your university cannot man the new building now")
