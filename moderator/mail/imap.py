@@ -149,6 +149,7 @@ def _uid_set(uids: Iterable[int]) -> str:
 _UIDVALIDITY_RE = re.compile(rb"\[UIDVALIDITY (\d+)\]")
 _FETCH_RE = re.compile(rb"^\d+ FETCH \(")
 _UID_RE = re.compile(rb"\bUID (\d+)")
+_EXISTS_RE = re.compile(rb"^\d+ EXISTS$")
 
 
 def _parse_fetch(lines: Sequence[bytes]) -> list[tuple[int, bytes]]:
@@ -177,6 +178,9 @@ class _Connection:
         self._config = config
         self._lost = asyncio.Event()
         self.selected = False
+        # RFC 3501 §7.3.1: the server reports new mail once, in whatever response comes next
+        # (a MOVE's, a SEARCH's); IDLE will not repeat it, so remember it and search again.
+        self.news = False
         ssl_context: ssl.SSLContext | None = None
         if config.tls == "imaps":
             ssl_context = ssl.create_default_context(cafile=config.ca_file)
@@ -222,6 +226,8 @@ class _Connection:
     async def _command(self, awaitable: Awaitable[Any], what: str, ok: bool = True) -> _Reply:
         response = await self._call(awaitable, what)
         reply = _Reply(str(response.result), list(response.lines))
+        if any(isinstance(x, bytes) and _EXISTS_RE.match(x) for x in reply.lines):
+            self.news = True
         if ok and reply.result != "OK":
             if any(b"BYE" in line for line in reply.lines if isinstance(line, bytes)):
                 raise ConnectionLost(f"{what}: server said BYE")
@@ -261,7 +267,7 @@ class _Connection:
         # last line is the tagged completion text.
         uids: list[int] = []
         for line in reply.lines[:-1]:
-            if isinstance(line, bytes):
+            if isinstance(line, bytes) and not _EXISTS_RE.match(line):
                 uids.extend(int(n) for n in line.split() if n.isdigit())
         return sorted(set(uids))
 
@@ -461,6 +467,8 @@ class ImapPoller:
             if self._stop.is_set():
                 await conn.logout()
                 return
+            if conn.news:  # mail arrived while we were busy: read it before waiting
+                continue
             if self.using_idle:
                 await self._idle(conn)
             else:
@@ -470,6 +478,7 @@ class ImapPoller:
         """Fetch and hand over every message above last_uid, in UID order."""
         mailbox = self.config.mailbox
         while not self._stop.is_set():
+            conn.news = False
             position = await self._state.get(mailbox)
             last_uid = position.last_uid if position else 0
             # "n:*" always matches the highest UID even when it is below n (RFC 3501 §6.4.8).

@@ -204,6 +204,26 @@ async def test_mark_committed_moves_a_message_processed_elsewhere(box: MailStack
         await poller_settled(box, inbox=0, processed=1)
 
 
+async def test_mail_reported_in_a_move_response_is_not_missed(box: MailStack) -> None:
+    """RFC 3501 §7.3.1: new mail is announced once, in the next response (here the MOVE's);
+    IDLE does not announce it again, so the poller must search before it idles."""
+    sink = Sink()
+    delivered_during_processing = False
+
+    async def process(mailbox: str, uidvalidity: int, uid: int) -> bool:
+        nonlocal delivered_during_processing
+        if not delivered_during_processing:  # the next order lands while we work on this one
+            delivered_during_processing = True
+            await send(box, "second, while the first is processed")
+            await box.wait_for_mail(USER, 2)
+        return True
+
+    async with polling(ImapPoller(config(box), MemoryMailboxState(), sink.store, process)):
+        await send(box, "first")
+        await sink.wait_for(2, timeout=5.0)
+        await poller_settled(box, inbox=0, processed=2)
+
+
 async def test_leftovers_are_offered_again_after_a_restart(box: MailStack) -> None:
     """A crash between commit and move, or a failed run, leaves mail in INBOX: retry it."""
     state = MemoryMailboxState()

@@ -173,6 +173,8 @@ relayhost =
 # Safety: anything not for the test domain is bounced here, never relayed off this machine.
 default_transport = error:outbound mail disabled in test stack
 relay_transport = error:outbound mail disabled in test stack
+# Plus-addresses (the moderator's signed reply addresses) go to the base user's mailbox.
+recipient_delimiter = +
 virtual_mailbox_domains = $DOM
 virtual_mailbox_maps = texthash:$P/vmailbox
 virtual_transport = lmtp:inet:127.0.0.1:$LMTP
