@@ -35,7 +35,8 @@ class Applied:
     """What one processing run did to a game, for the mails."""
 
     events: list[Event] = field(default_factory=list)
-    actions: list[tuple[int, Action, m.ActorKind]] = field(default_factory=list)
+    # seat, action, who decided, and the order text that produced it (if any)
+    actions: list[tuple[int, Action, m.ActorKind, str | None]] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -209,7 +210,7 @@ class Moderator:
         if message.game_id is None:
             message.status = m.MessageStatus.IGNORED
             message.error = "no game"
-            self._answer_stranger(session, env, message, "no game")
+            self.mailer.unknown_sender(session, env, message)
             return
         game_row = lock_game(session, message.game_id)
         assert game_row is not None
@@ -233,8 +234,16 @@ class Moderator:
             return
         report = check_mail(env.text, game, seat.seat_index)
         applied = Applied()
-        for action in report.actions:
-            self._apply(game, seat.seat_index, action, m.ActorKind.PLAYER, applied, env.text)
+        for accepted in report.accepted:
+            if accepted.action is not None:
+                self._apply(
+                    game,
+                    seat.seat_index,
+                    accepted.action,
+                    m.ActorKind.PLAYER,
+                    applied,
+                    accepted.text,
+                )
         self._store_queue(session, game_row, report, message)
         self._advance(session, game_row, game, applied)
         self._commit_game(session, game_row, game, applied, message)
@@ -300,11 +309,6 @@ class Moderator:
         self.mailer.auth_failed(session, game_row, env, message, bool(secret))
         return None
 
-    def _answer_stranger(
-        self, session: Session, env: Envelope, message: m.InboundMessage, why: str
-    ) -> None:
-        self.mailer.unknown_sender(session, env, message)
-
     # -- the game --------------------------------------------------------------------
 
     def load(self, session: Session, game_row: m.Game) -> Game:
@@ -344,7 +348,7 @@ class Moderator:
         text: str | None = None,
     ) -> None:
         applied.events.extend(game.apply(seat, action))
-        applied.actions.append((seat, action, actor))
+        applied.actions.append((seat, action, actor, text))
 
     def _store_queue(
         self, session: Session, game_row: m.Game, report: Report, message: m.InboundMessage
@@ -408,17 +412,19 @@ class Moderator:
                     break
                 items = [q for _, q in queue]
                 action, left = take_queued(game, decision.seat, items)
-                if left != items:
-                    # used, stale or no longer legal: those rows are finished
-                    for row, q in queue:
-                        if q not in left:
-                            if action is not None and q.key.kind is game.kind():
-                                row.applied_at = now
-                            else:
-                                row.superseded = True
-                    queue = [(row, q) for row, q in queue if q in left]
+                kind = game.kind()
+                used: str | None = None
+                for row, q in queue:
+                    if q in left:
+                        continue
+                    if action is not None and q.key.seat == decision.seat and q.key.kind is kind:
+                        row.applied_at = now
+                        used = q.text
+                    else:  # stale, or no longer possible: the player is asked instead
+                        row.superseded = True
+                queue = [(row, q) for row, q in queue if q in left]
                 if action is not None:
-                    self._apply(game, decision.seat, action, m.ActorKind.PLAYER, applied)
+                    self._apply(game, decision.seat, action, m.ActorKind.PLAYER, applied, used)
                     progressed = True
                     break
             if not progressed:
@@ -436,7 +442,7 @@ class Moderator:
         if not applied.changed:
             return
         seq = game_row.version
-        for seat, action, actor in applied.actions:
+        for seat, action, actor, text in applied.actions:
             seq += 1
             session.add(
                 m.Action(
@@ -444,7 +450,7 @@ class Moderator:
                     seq=seq,
                     seat_index=seat,
                     action_json=json.dumps(action_to(action), sort_keys=True),
-                    order_text=None,
+                    order_text=text,
                     actor=actor,
                     inbound_message_id=None if message is None else message.id,
                 )

@@ -54,9 +54,18 @@ def test_game_start_mails_every_seat_its_password_and_signed_reply_address(table
 
 
 def test_reply_to_the_signed_address_moves_the_seat(table: Table) -> None:
-    send(table, order(table, 0, "role settler"))
+    send(table, order(table, 0, "Role Settler"))
     assert state(table)["phase"] == "settler"
     assert statuses(table) == [("done", None)]
+    with table.factory.begin() as session:
+        (row,) = session.scalars(select(m.Action)).all()
+        # The log says who, what, from which message and the words he used.
+        assert (row.seat_index, row.actor, row.order_text) == (
+            0,
+            m.ActorKind.PLAYER,
+            "Role Settler",
+        )
+        assert row.inbound_message_id is not None
 
 
 def test_the_same_message_id_twice_is_applied_once(table: Table) -> None:
