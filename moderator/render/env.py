@@ -1,0 +1,164 @@
+"""The Jinja environment for the mails, and rendering a view-model to text and HTML."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FunctionLoader, StrictUndefined, TemplateNotFound
+
+from .views import MailView, RoleView, ScoreRow, SupplyBuilding
+
+WIDTH = 72
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """One mail, ready for build_message: subject, plain text and HTML."""
+
+    kind: str
+    subject: str
+    text: str
+    html: str
+
+
+def template_root() -> Traversable:
+    """The templates: shipped in the package (moderator/_data/templates), else the
+    source tree's top-level templates/ folder."""
+    try:
+        packaged = resources.files("moderator").joinpath("_data", "templates")
+        if packaged.is_dir():
+            return packaged
+    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
+        pass
+    return Path(__file__).resolve().parents[2] / "templates"
+
+
+def _autoescape(name: str | None) -> bool:
+    """HTML templates escape everything; plain-text ones nothing."""
+    return name is not None and name.endswith(".html.j2")
+
+
+def wrap(text: object, width: int = WIDTH, indent: str = "", subsequent: str | None = None) -> str:
+    """Fill prose to ``width`` columns; words longer than a line stay whole."""
+    rest = indent if subsequent is None else subsequent
+    filled = textwrap.fill(
+        str(text),
+        width=width,
+        initial_indent=indent,
+        subsequent_indent=rest,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return filled.replace(_GLUE, " ")
+
+
+# Marks a space the wrap filter must not break at. A control character, so it cannot
+# come from a player: views.printable turns those into spaces.
+_GLUE = "\x00"
+
+
+def glue(text: object) -> str:
+    """``text`` kept on one line by the wrap filter ("0 free", "indigo plant 2/3")."""
+    return str(text).replace(" ", _GLUE)
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``3 doubloons``, ``1 doubloon``."""
+    return f"{n} {word}" if n == 1 else f"{n} {words or word + 's'}"
+
+
+def column(rows: list[list[str]], sep: str = "  ", right: tuple[int, ...] = ()) -> list[str]:
+    """Align a table: every column padded to its widest cell (``right``: the columns
+    aligned right, for numbers); trailing spaces removed."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))] if rows else []
+    out = []
+    for row in rows:
+        cells = [
+            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
+            for i, cell in enumerate(row)
+        ]
+        out.append(sep.join(cells).rstrip())
+    return out
+
+
+def role_row(role: RoleView) -> list[str]:
+    """A role card as table cells: name, doubloons on it, who took it."""
+    return [role.name, str(role.doubloons) if role.doubloons else "", role.taken_by or ""]
+
+
+def building_row(b: SupplyBuilding) -> list[str]:
+    """A building for sale as table cells: name, cost, VP, circles, copies left."""
+    return [b.name, str(b.price), str(b.vp), str(b.circles), str(b.left)]
+
+
+def score_row(row: ScoreRow) -> list[str]:
+    """A final score as table cells: rank, name (a star for a winner), the breakdown."""
+    return [
+        f"{row.rank}.",
+        row.name + (" *" if row.winner else ""),
+        str(row.chips),
+        str(row.buildings),
+        str(row.bonus),
+        str(row.total),
+        str(row.tiebreak),
+    ]
+
+
+def _load(name: str) -> tuple[str, str | None, Any]:
+    if "/" in name or "\\" in name or name.startswith("."):
+        raise TemplateNotFound(name)
+    path = template_root().joinpath(name)
+    if not path.is_file():
+        raise TemplateNotFound(name)
+    return path.read_text(encoding="utf-8"), None, lambda: True
+
+
+@cache
+def environment() -> Environment:
+    """Autoescape on for ``*.html.j2``, off for ``*.txt.j2``; undefined names fail."""
+    env = Environment(
+        loader=FunctionLoader(_load),
+        autoescape=_autoescape,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["wrap"] = wrap
+    env.filters["plural"] = plural
+    env.filters["glue"] = glue
+    env.filters["role_row"] = role_row
+    env.filters["building_row"] = building_row
+    env.filters["score_row"] = score_row
+    env.globals["column"] = column
+    env.globals["plural"] = plural
+    env.globals["WIDTH"] = WIDTH
+    return env
+
+
+_BLANKS = re.compile(r"\n{3,}")
+
+
+def tidy_text(text: str) -> str:
+    """Trailing spaces off every line, at most one blank line in a row, one final
+    newline."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    return _BLANKS.sub("\n\n", "\n".join(lines)).strip("\n") + "\n"
+
+
+def render(view: MailView) -> Rendered:
+    """Render one mail's view-model with its ``<kind>.txt.j2`` and ``<kind>.html.j2``."""
+    env = environment()
+    text = env.get_template(f"{view.kind}.txt.j2").render(v=view)
+    html = env.get_template(f"{view.kind}.html.j2").render(v=view)
+    return Rendered(view.kind, view.subject, tidy_text(text), html)
+
+
+__all__ = ["WIDTH", "Rendered", "column", "environment", "render", "template_root", "wrap"]
