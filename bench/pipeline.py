@@ -1,0 +1,656 @@
+"""Benchmark: the whole mail pipeline over real Dovecot + Postfix on loopback, in one run.
+
+Issue 5 item 7. Starts the project's test mail stack (tests/mailstack, used as a
+library) and ``moderator run`` as a separate process (SQLite in a temporary
+directory, IMAP IDLE in, SMTP out), then measures:
+
+(a) the raw SMTP rate of the servers: aiosmtplib, one connection, N messages
+    of the size of a board mail to one mailbox, until all are delivered;
+(b) order -> reply latency: one order at a time in a quiet system, from the
+    moment Postfix accepted the order to the moment the reply is in the
+    player's mailbox, seen two ways: by IDLE on the player's mailbox (what a
+    mail client sees; Dovecot adds its notify delay again here) and by a NOOP
+    poll every few ms (the moment of delivery). The moderator's database
+    timestamps split it into: accepted -> stored by the daemon (Dovecot's IDLE
+    on the moderator's INBOX) -> processed -> reply accepted by Postfix ->
+    delivered;
+(c) sustained throughput with 20 games in play: bots send orders for 20 games
+    at once (each seat has at most one order in flight, decided from the
+    game's snapshot, sent to the seat's signed reply address); orders applied
+    per second and outgoing mails per second over a fixed window.
+
+It prints the ratios against the targets: outgoing mails/s at least half the
+raw SMTP rate, and p50 latency at most 1.0 s. Everything is bounded in time
+and stops by itself; servers and traffic stay on 127.0.0.1.
+
+Run: ``.venv/bin/python bench/pipeline.py`` (``--help`` for the knobs;
+``--profile`` runs the daemon under cProfile and prints where its time goes).
+Needs root (the stack runs Dovecot and Postfix; it installs them if missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import pstats
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+from typing import Any
+
+import aioimaplib
+import aiosmtplib
+from sqlalchemy import Engine, func, select
+from sqlalchemy.orm import Session
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # the project's own mail stack, used as a library
+
+from mailstack import MailStack, running  # noqa: E402
+
+from moderator.bots import HeuristicBot  # noqa: E402
+from moderator.config import load_config  # noqa: E402
+from moderator.engine import Game  # noqa: E402
+from moderator.orders import format_action  # noqa: E402
+from moderator.service.admin import Admin, NewPlayer  # noqa: E402
+from moderator.service.auth import reply_address  # noqa: E402
+from moderator.service.core import Moderator  # noqa: E402
+from moderator.store import models as m  # noqa: E402
+from moderator.store.db import make_engine, make_session_factory  # noqa: E402
+from moderator.store.migrate import upgrade  # noqa: E402
+
+PLAYERS = (("Alice", "alice"), ("Bob", "bob"), ("Carol", "carol"), ("Dave", "dave"))
+SECRET = "pipeline-bench-secret-0123456789"
+SINK = "sink"
+EXISTS = re.compile(rb"^(\d+) EXISTS$")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+# -- the daemon ------------------------------------------------------------------------------
+
+
+def write_config(stack: MailStack, directory: Path, db_url: str) -> Path:
+    path = directory / "moderator.toml"
+    path.write_text(
+        f"""
+source = "imap"
+outgoing = "smtp"
+log_level = "WARNING"
+[moderator]
+address = "{stack.address("moderator")}"
+secret = "{SECRET}"
+[database]
+url = "{db_url}"
+[imap]
+host = "{stack.host}"
+port = {stack.ports.imap}
+security = "plain"
+user = "{stack.address("moderator")}"
+password = "{stack.password}"
+[smtp]
+host = "{stack.host}"
+port = {stack.ports.smtp}
+security = "plain"
+[limits]
+replies_per_sender_per_hour = 1000000
+[deadlines]
+tick_seconds = 5.0
+"""
+    )
+    return path
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_profiled_daemon(config_path: str, out: str) -> int:
+    """`moderator run` with cProfile on the event-loop thread AND the database thread (a
+    plain `python -m cProfile` sees only the first), and the time each database call
+    waited for that one thread. Writes OUT.loop, OUT.db and OUT.waits."""
+    import concurrent.futures
+    import cProfile
+    import json
+
+    from moderator import daemon as daemon_module
+    from moderator.config import load_config as load
+
+    db_profile = cProfile.Profile()
+    waits: dict[str, list[float]] = {}
+
+    class ProfiledPool(concurrent.futures.ThreadPoolExecutor):
+        def __init__(self, *a: Any, **k: Any) -> None:
+            super().__init__(*a, initializer=db_profile.enable, **k)
+
+        def submit(self, fn: Any, /, *a: Any, **k: Any) -> Any:
+            queued = time.perf_counter()
+            label = getattr(fn, "__qualname__", "?")
+            if label.endswith("db.<locals>.run"):  # Daemon.db wraps the real call
+                for cell in fn.__closure__ or ():
+                    inner = cell.cell_contents
+                    if callable(inner) and hasattr(inner, "__qualname__"):
+                        label = inner.__qualname__
+
+            def timed() -> Any:
+                waits.setdefault(label, []).append(time.perf_counter() - queued)
+                return fn(*a, **k)
+
+            return super().submit(timed)
+
+        def shutdown(self, wait: bool = True, **k: Any) -> None:
+            super().submit(db_profile.disable).result()
+            super().shutdown(wait, **k)
+
+    setattr(daemon_module, "ThreadPoolExecutor", ProfiledPool)  # noqa: B010
+    loop_profile = cProfile.Profile()
+    loop_profile.enable()
+    try:
+        code = daemon_module.run_daemon(load(config_path))
+    finally:
+        loop_profile.disable()
+        loop_profile.dump_stats(out + ".loop")
+        db_profile.dump_stats(out + ".db")
+        Path(out + ".waits").write_text(json.dumps(waits))
+    return code
+
+
+# -- (a) raw SMTP --------------------------------------------------------------------------
+
+
+def filler_message(n: int, size: int) -> bytes:
+    head = (
+        f"From: moderator@example.test\r\nTo: {SINK}@example.test\r\nSubject: raw {n}\r\n"
+        f"Message-ID: {make_msgid(domain='bench.example.test')}\r\n"
+        "Auto-Submitted: auto-generated\r\n\r\n"
+    )
+    line = "The board of a game, as wide as a plain-text mail should be at 72.\r\n"
+    body = line * max(1, (size - len(head)) // len(line))
+    return (head + body).encode()
+
+
+async def mailbox_count(client: Any) -> int:
+    response = await client.status("INBOX", "(MESSAGES)")
+    found = re.search(rb"MESSAGES (\d+)", b" ".join(bytes(x) for x in response.lines))
+    return int(found.group(1)) if found else 0
+
+
+async def imap_login(stack: MailStack, user: str) -> Any:
+    client = aioimaplib.IMAP4(host=stack.host, port=stack.ports.imap, timeout=30)
+    await client.wait_hello_from_server()
+    await client.login(stack.address(user), stack.password)
+    return client
+
+
+async def raw_smtp_rate(stack: MailStack, count: int, size: int) -> tuple[float, float]:
+    """Messages per second: (accepted by Postfix, delivered into the mailbox)."""
+    messages = [filler_message(n, size) for n in range(count)]
+    watcher = await imap_login(stack, SINK)
+    before = await mailbox_count(watcher)
+    smtp = aiosmtplib.SMTP(
+        hostname=stack.host, port=stack.ports.smtp, start_tls=False, local_hostname="localhost"
+    )
+    await smtp.connect()
+    started = time.perf_counter()
+    for raw in messages:
+        await smtp.sendmail("moderator@example.test", [f"{SINK}@example.test"], raw)
+    accepted = time.perf_counter() - started
+    await smtp.quit()
+    deadline = time.monotonic() + 120
+    while await mailbox_count(watcher) < before + count:
+        if time.monotonic() > deadline:
+            raise TimeoutError("raw SMTP: not everything was delivered in 120 s")
+        await asyncio.sleep(0.01)
+    delivered = time.perf_counter() - started
+    await watcher.logout()
+    return count / accepted, count / delivered
+
+
+# -- orders --------------------------------------------------------------------------------
+
+
+@dataclass
+class Seats:
+    """What a bot needs to address a seat: the game's tag and the seats' key ids."""
+
+    game_id: int
+    tag: str
+    key_ids: dict[int, int]
+    brains: dict[int, HeuristicBot] = field(default_factory=dict)
+
+
+def order_mail(stack: MailStack, seats: Seats, game: Game, seat: int) -> tuple[str, str, bytes]:
+    """(Message-ID, recipient, raw) of a real order mail to the seat's signed address."""
+    brain = seats.brains.setdefault(seat, HeuristicBot(seats.game_id * 31 + seat))
+    action = brain.choose(game, seat)
+    name, user = PLAYERS[seat]
+    to = reply_address(
+        stack.address("moderator"), SECRET.encode(), seats.tag, seat, seats.key_ids[seat]
+    )
+    msg = EmailMessage()
+    msg["From"] = f"{name} <{stack.address(user)}>"
+    msg["To"] = to
+    msg["Subject"] = f"Re: [{seats.tag}] orders"
+    msg["Message-ID"] = make_msgid(domain="players.example.test")
+    msg["Date"] = format_datetime(m.utcnow())
+    msg.set_content(f"{format_action(action, game, seat)}\n\n-- \n{name}\n")
+    return str(msg["Message-ID"]), to, bytes(msg)
+
+
+def load_seats(engine: Engine, tag: str) -> Seats:
+    with Session(engine) as session:
+        row = session.scalar(select(m.Game).where(m.Game.tag == tag))
+        assert row is not None
+        return Seats(row.id, tag, {s.seat_index: s.mac_key_id for s in row.active_seats()})
+
+
+def snapshots(engine: Engine, ids: list[int]) -> dict[int, tuple[int, str, m.GameStatus]]:
+    with Session(engine) as session:
+        rows = session.execute(
+            select(m.Game.id, m.Snapshot.seq, m.Snapshot.state_json, m.Game.status)
+            .join(m.Snapshot, m.Snapshot.game_id == m.Game.id)
+            .where(m.Game.id.in_(ids))
+        ).all()
+    return {gid: (seq, state, status) for gid, seq, state, status in rows}
+
+
+def outbox_busy(engine: Engine) -> int:
+    with Session(engine) as session:
+        return (
+            session.scalar(
+                select(func.count(m.OutboxMessage.id)).where(
+                    m.OutboxMessage.status.in_([m.OutboxStatus.PENDING, m.OutboxStatus.SENDING])
+                )
+            )
+            or 0
+        )
+
+
+async def wait_quiet(engine: Engine, timeout: float = 30.0) -> None:
+    """Nothing left to send (the mail may still be on its way through Postfix)."""
+    deadline = time.monotonic() + timeout
+    while outbox_busy(engine):
+        if time.monotonic() > deadline:
+            raise TimeoutError("the outbox did not drain")
+        await asyncio.sleep(0.01)
+
+
+# -- (b) latency ---------------------------------------------------------------------------
+
+
+class Watcher:
+    """Two connections to one mailbox: one in IDLE, one polling with NOOP."""
+
+    def __init__(self, idle: Any, poll: Any) -> None:
+        self.idle = idle
+        self.poll = poll
+
+    @classmethod
+    async def open(cls, stack: MailStack, user: str) -> Watcher:
+        idle, poll = await imap_login(stack, user), await imap_login(stack, user)
+        await idle.select("INBOX")
+        await poll.select("INBOX")
+        return cls(idle, poll)
+
+    async def absorb(self) -> None:
+        """Let both connections see everything delivered so far."""
+        await self.idle.noop()
+        await self.poll.noop()
+
+    async def wait_idle(self) -> float:
+        while True:
+            lines = await self.idle.wait_server_push(timeout=30)
+            if any(EXISTS.match(bytes(x)) for x in lines if isinstance(x, bytes | bytearray)):
+                return time.monotonic()
+
+    async def wait_poll(self, deadline: float) -> float:
+        while time.monotonic() < deadline:
+            response = await self.poll.noop()
+            if any(EXISTS.match(bytes(x)) for x in response.lines if isinstance(x, bytes)):
+                return time.monotonic()
+            await asyncio.sleep(0.003)
+        raise TimeoutError("no reply seen by polling")
+
+    async def close(self) -> None:
+        for client in (self.idle, self.poll):
+            with contextlib.suppress(TimeoutError, aioimaplib.AioImapException, OSError):
+                await asyncio.wait_for(client.logout(), 2)
+
+
+@dataclass
+class Sample:
+    message_id: str
+    accepted: float  # monotonic
+    accepted_wall: datetime
+    idle: float
+    polled: float
+
+
+async def latency(
+    stack: MailStack, engine: Engine, tag: str, orders: int
+) -> tuple[list[Sample], dict[str, list[float]]]:
+    seats = load_seats(engine, tag)
+    watchers = {seat: await Watcher.open(stack, user) for seat, (_, user) in enumerate(PLAYERS)}
+    smtp = aiosmtplib.SMTP(
+        hostname=stack.host, port=stack.ports.smtp, start_tls=False, local_hostname="localhost"
+    )
+    await smtp.connect()
+    samples: list[Sample] = []
+    try:
+        while len(samples) < orders:
+            await wait_quiet(engine)
+            await asyncio.sleep(0.15)  # the last replies reach the mailboxes
+            _, state, status = snapshots(engine, [seats.game_id])[seats.game_id]
+            if status is not m.GameStatus.ACTIVE:
+                break
+            game = Game.from_json(state)
+            seat = game.deciding()[0]
+            watcher = watchers[seat]
+            await watcher.absorb()
+            idle = await watcher.idle.idle_start(timeout=60)
+            message_id, to, raw = order_mail(stack, seats, game, seat)
+            await smtp.sendmail(stack.address(PLAYERS[seat][1]), [to], raw)
+            accepted, accepted_wall = time.monotonic(), m.utcnow()
+            seen_idle, seen_poll = await asyncio.gather(
+                watcher.wait_idle(), watcher.wait_poll(accepted + 30)
+            )
+            watcher.idle.idle_done()
+            await asyncio.wait_for(idle, 10)
+            samples.append(Sample(message_id, accepted, accepted_wall, seen_idle, seen_poll))
+    finally:
+        await smtp.quit()
+        for w in watchers.values():
+            await w.close()
+    # Where the time goes, from the moderator's own timestamps (same clock, same machine).
+    parts: dict[str, list[float]] = {"stored": [], "processed": [], "reply sent": []}
+    with Session(engine) as session:
+        for s in samples:
+            inbound = session.scalar(
+                select(m.InboundMessage).where(m.InboundMessage.message_id == s.message_id)
+            )
+            reply = session.scalar(
+                select(m.OutboxMessage)
+                .where(m.OutboxMessage.in_reply_to == s.message_id)
+                .order_by(m.OutboxMessage.id)
+            )
+            if inbound is None or reply is None or reply.sent_at is None:
+                continue
+            base = s.accepted_wall
+            parts["stored"].append((inbound.received_at - base).total_seconds())
+            assert inbound.processed_at is not None
+            parts["processed"].append((inbound.processed_at - base).total_seconds())
+            parts["reply sent"].append((reply.sent_at - base).total_seconds())
+    return samples, parts
+
+
+# -- (c) sustained throughput ----------------------------------------------------------------
+
+
+async def sustained(
+    stack: MailStack, engine: Engine, tags: list[str], seconds: float, connections: int
+) -> dict[str, float]:
+    games = [load_seats(engine, tag) for tag in tags]
+    by_id = {g.game_id: g for g in games}
+    queue: asyncio.Queue[tuple[str, str, bytes]] = asyncio.Queue()
+    in_flight: dict[tuple[int, int], str] = {}
+    sent = 0
+
+    async def sender() -> None:
+        nonlocal sent
+        smtp = aiosmtplib.SMTP(
+            hostname=stack.host, port=stack.ports.smtp, start_tls=False, local_hostname="localhost"
+        )
+        await smtp.connect()
+        try:
+            while True:
+                mail_from, to, raw = await queue.get()
+                await smtp.sendmail(mail_from, [to], raw)
+                sent += 1
+                queue.task_done()
+        finally:
+            smtp.close()
+
+    senders = [asyncio.create_task(sender()) for _ in range(connections)]
+    cache: dict[int, tuple[int, Game]] = {}
+    waiting: list[int] = []
+    bots_cpu = time.process_time()
+    started = time.monotonic()
+    started_wall = m.utcnow()
+    try:
+        while time.monotonic() - started < seconds:
+            if in_flight:
+                with Session(engine) as session:
+                    done = set(
+                        session.scalars(
+                            select(m.InboundMessage.message_id).where(
+                                m.InboundMessage.message_id.in_(list(in_flight.values())),
+                                m.InboundMessage.status != m.MessageStatus.NEW,
+                            )
+                        )
+                    )
+                in_flight = {k: v for k, v in in_flight.items() if v not in done}
+            waiting.append(len(in_flight))
+            for gid, (seq, state, status) in snapshots(engine, list(by_id)).items():
+                if status is not m.GameStatus.ACTIVE:
+                    continue
+                if gid not in cache or cache[gid][0] != seq:
+                    cache[gid] = (seq, Game.from_json(state))
+                game = cache[gid][1]
+                for seat in game.deciding():
+                    if (gid, seat) in in_flight:
+                        continue
+                    message_id, to, raw = order_mail(stack, by_id[gid], game, seat)
+                    in_flight[(gid, seat)] = message_id
+                    queue.put_nowait((stack.address(PLAYERS[seat][1]), to, raw))
+            await asyncio.sleep(0.02)
+    finally:
+        for task in senders:
+            task.cancel()
+    ended_wall = m.utcnow()
+    bots_cpu = (time.process_time() - bots_cpu) / (time.monotonic() - started)
+    # The window: after a warm-up, to the end of the run.
+    w0 = started_wall + timedelta(seconds=min(5.0, seconds / 4))
+    w1 = ended_wall
+    window = (w1 - w0).total_seconds()
+    with Session(engine) as session:
+        applied = session.scalar(
+            select(func.count(m.Action.id)).where(
+                m.Action.created_at >= w0,
+                m.Action.created_at < w1,
+                m.Action.actor == m.ActorKind.PLAYER,
+                m.Action.game_id.in_(list(by_id)),
+            )
+        )
+        processed = session.scalar(
+            select(func.count(m.InboundMessage.id)).where(
+                m.InboundMessage.processed_at >= w0, m.InboundMessage.processed_at < w1
+            )
+        )
+        mails = session.scalar(
+            select(func.count(m.OutboxMessage.id)).where(
+                m.OutboxMessage.sent_at >= w0, m.OutboxMessage.sent_at < w1
+            )
+        )
+        made = session.scalar(
+            select(func.count(m.OutboxMessage.id)).where(
+                m.OutboxMessage.created_at >= w0, m.OutboxMessage.created_at < w1
+            )
+        )
+        lags = [
+            (sent_at - created).total_seconds() if sent_at is not None else 0.0
+            for created, sent_at in session.execute(
+                select(m.OutboxMessage.created_at, m.OutboxMessage.sent_at).where(
+                    m.OutboxMessage.sent_at >= w0, m.OutboxMessage.sent_at < w1
+                )
+            )
+        ]
+    return {
+        "orders waiting": statistics.mean(waiting) if waiting else 0.0,
+        "bots cpu": bots_cpu,
+        "outbox lag p50": statistics.median(lags) if lags else float("nan"),
+        "window": window,
+        "orders sent": float(sent),
+        "orders applied/s": (applied or 0) / window,
+        "orders processed/s": (processed or 0) / window,
+        "mails sent/s": (mails or 0) / window,
+        "mails made/s": (made or 0) / window,
+    }
+
+
+# -- all together --------------------------------------------------------------------------
+
+
+async def bench(stack: MailStack, args: argparse.Namespace, workdir: Path) -> int:
+    print(
+        f"mail stack: Dovecot IMAP {stack.ports.imap}, Postfix SMTP {stack.ports.smtp} on 127.0.0.1"
+    )
+    raw_accepted, raw_delivered = await raw_smtp_rate(stack, args.raw, args.size)
+    print(
+        f"(a) raw SMTP, one aiosmtplib connection, {args.raw} x {args.size} B: "
+        f"{raw_accepted:.0f} msg/s accepted, {raw_delivered:.0f} msg/s delivered"
+    )
+
+    db_url = f"sqlite:///{workdir / 'moderator.sqlite'}"
+    config_path = write_config(stack, workdir, db_url)
+    upgrade(db_url)
+    admin = Admin(Moderator(load_config(config_path), make_session_factory(make_engine(db_url))))
+    players = [NewPlayer(name, stack.address(user)) for name, user in PLAYERS]
+    latency_tag, _ = admin.new_game(players, seed=1)
+    reader = make_engine(db_url, sqlite_immediate=False)
+
+    profile = workdir / "daemon.prof"
+    command = [sys.executable, "-m", "moderator", "run", "--config", str(config_path)]
+    if args.profile:
+        command = [sys.executable, __file__, "--profiled-daemon", str(config_path), str(profile)]
+    log_path = workdir / "daemon.log"
+    with open(log_path, "wb") as log_file:
+        daemon = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    try:
+        samples, parts = await latency(stack, reader, latency_tag, args.orders)
+        via_idle = [s.idle - s.accepted for s in samples]
+        via_poll = [s.polled - s.accepted for s in samples]
+        print(f"(b) order -> reply, {len(samples)} orders one at a time:")
+        print(
+            "    reply seen by IDLE on the player's mailbox: "
+            f"p50 {statistics.median(via_idle):.3f} s,"
+            f" p99 {percentile(via_idle, 0.99):.3f} s"
+        )
+        print(
+            "    reply in the mailbox (NOOP poll):           "
+            f"p50 {statistics.median(via_poll):.3f} s,"
+            f" p99 {percentile(via_poll, 0.99):.3f} s"
+        )
+        for name, values in parts.items():
+            if values:
+                print(f"    ... order accepted -> {name:<12} p50 {statistics.median(values):.3f} s")
+
+        tags = [admin.new_game(players, seed=100 + n)[0] for n in range(args.games)]
+        cpu0, t0 = cpu_seconds(daemon.pid), time.monotonic()
+        result = await sustained(stack, reader, tags, args.seconds, args.connections)
+        cpu = (cpu_seconds(daemon.pid) - cpu0) / (time.monotonic() - t0)
+        print(
+            f"(c) {args.games} games in play, {result['window']:.1f} s window: "
+            f"{result['orders applied/s']:.1f} orders applied/s "
+            f"({result['orders processed/s']:.1f} mails processed/s), "
+            f"{result['mails sent/s']:.1f} outgoing mails/s "
+            f"({result['mails made/s']:.1f} made/s); daemon CPU {cpu:.0%} of one core"
+        )
+        print(
+            f"    outbox: a mail waits {result['outbox lag p50']:.2f} s (p50) between being "
+            f"made and accepted by Postfix; the bots sent {result['orders sent']:.0f} orders"
+        )
+        print(
+            f"    orders sent and not yet processed: {result['orders waiting']:.1f} on average; "
+            f"the bots' own CPU {result['bots cpu']:.0%} of one core"
+        )
+        await wait_quiet(reader, timeout=120)
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        try:
+            code = daemon.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+            code = daemon.wait()
+    p50 = statistics.median(via_idle)
+    p50_mailbox = statistics.median(via_poll)
+    ratio = result["mails sent/s"] / raw_delivered
+    print("ratios:")
+    print(
+        f"    outgoing mails/s / raw SMTP rate = {result['mails sent/s']:.1f} / "
+        f"{raw_delivered:.0f} = {ratio:.2f} (target >= 0.5: {'met' if ratio >= 0.5 else 'MISSED'})"
+    )
+    print(
+        f"    p50 latency / 1.0 s target: by IDLE {p50:.2f} "
+        f"({'met' if p50 <= 1.0 else 'MISSED'}), in the mailbox {p50_mailbox:.2f} "
+        f"({'met' if p50_mailbox <= 1.0 else 'MISSED'})"
+    )
+    print(f"daemon exit code {code} (log: {log_path})")
+    if args.profile:
+        print_profile(profile, args.profile_lines)
+    return 0 if code == 0 else 1
+
+
+def print_profile(profile: Path, lines: int) -> None:
+    import json
+
+    waits = json.loads(Path(f"{profile}.waits").read_text())
+    print("\ndaemon: time database calls waited for the one database thread (queueing):")
+    for label, values in sorted(waits.items(), key=lambda kv: -sum(kv[1])):
+        print(
+            f"    {label:<40} {len(values):>6} calls, waited p50 {statistics.median(values):.4f} s"
+            f" max {max(values):.3f} s, total {sum(values):.1f} s"
+        )
+    for part, title in (("db", "database thread"), ("loop", "event-loop thread")):
+        print(f"\ndaemon {title} profile ({profile}.{part}), by cumulative time:")
+        pstats.Stats(f"{profile}.{part}").sort_stats("cumulative").print_stats(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    if argv is None and sys.argv[1:2] == ["--profiled-daemon"]:
+        return run_profiled_daemon(sys.argv[2], sys.argv[3])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--raw", type=int, default=500, help="messages for the raw SMTP rate")
+    parser.add_argument("--size", type=int, default=2600, help="their size in bytes")
+    parser.add_argument("--orders", type=int, default=40, help="orders for the latency sample")
+    parser.add_argument("--games", type=int, default=20, help="games in play for throughput")
+    parser.add_argument("--seconds", type=float, default=30.0, help="throughput run length")
+    parser.add_argument("--connections", type=int, default=4, help="bots' SMTP connections")
+    parser.add_argument("--profile", action="store_true", help="run the daemon under cProfile")
+    parser.add_argument("--profile-lines", type=int, default=25)
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    workdir = Path(tempfile.mkdtemp(prefix="pipeline-bench-"))  # kept: the daemon's log
+    with running(extra_users=(SINK,)) as stack:
+        code = asyncio.run(bench(stack, args, workdir))
+    print(f"total {time.monotonic() - started:.1f} s")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
