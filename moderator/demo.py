@@ -36,6 +36,8 @@ from .store.db import make_engine, make_session_factory
 from .store.migrate import upgrade
 
 MODERATOR = "moderator@example.test"
+# The subjects of the mails that ask a player for orders (render/views.py).
+ASKING = ("your turn", "the game begins", "order not accepted", "moves taken back")
 
 
 class MailBot:
@@ -60,10 +62,10 @@ class MailBot:
             parsed = email.message_from_bytes(raw, policy=email.policy.default)
             self.received += 1
             if parsed["Reply-To"]:
-                self.reply_to = str(parsed["Reply-To"])
+                self.reply_to = parsed["Reply-To"].addresses[0].addr_spec
                 self.last_id = str(parsed["Message-ID"])
             subject = str(parsed["Subject"] or "")
-            asked = asked or any(w in subject for w in ("your turn", "Game start", "reminder"))
+            asked = asked or subject.endswith(ASKING)
             mark_seen(self.folder, name)
         return asked
 

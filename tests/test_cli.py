@@ -88,7 +88,7 @@ class Cli:
         """The signed Reply-To of the newest mail to ``address``."""
         for mail in reversed(self.outbox()):
             if mail["To"] == address and mail["Reply-To"]:
-                return str(mail["Reply-To"])
+                return str(mail["Reply-To"].addresses[0].addr_spec)
         raise AssertionError(f"no mail to {address}")
 
     def export(self, tag: str) -> dict[str, object]:
@@ -319,9 +319,9 @@ def test_undo_takes_back_the_last_move_and_tells_every_seat(cli: Cli, game: str)
     assert run.code == 0, run.err
     assert "took back" in run.out
     assert actions(cli.export(game)) == []
-    told = [mail for mail in cli.outbox() if "Move taken back" in str(mail["Subject"])]
+    told = [mail for mail in cli.outbox() if "moves taken back" in str(mail["Subject"])]
     assert sorted(str(mail["To"]) for mail in told) == sorted(a for _, a, _ in PLAYERS)
-    assert all("Reason: Anna" in text_of(mail) for mail in told)
+    assert all("Anna mistyped" in text_of(mail) for mail in told)
     assert cli("game", "replay", game).code == 0
     assert cli("game", "undo", game, "--reason", "again").code == 2
 

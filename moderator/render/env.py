@@ -6,13 +6,12 @@ import re
 import textwrap
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FunctionLoader, StrictUndefined, TemplateNotFound
 
+from ..resources import data_path
 from .views import MailView, RoleView, ScoreRow, SupplyBuilding
 
 WIDTH = 72
@@ -28,16 +27,9 @@ class Rendered:
     html: str
 
 
-def template_root() -> Traversable:
-    """The templates: shipped in the package (moderator/_data/templates), else the
-    source tree's top-level templates/ folder."""
-    try:
-        packaged = resources.files("moderator").joinpath("_data", "templates")
-        if packaged.is_dir():
-            return packaged
-    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
-        pass
-    return Path(__file__).resolve().parents[2] / "templates"
+def template_root() -> Path:
+    """The templates (templates/, shipped with the package)."""
+    return data_path("templates")
 
 
 def _autoescape(name: str | None) -> bool:

@@ -341,6 +341,9 @@ class SeatView:
     time_zone: str
     waiting_for: tuple[str, ...]  # the others who must decide now
     queued: tuple[str, ...]  # orders kept for later, with the decision they are for
+    # Trader and captain: what he may already order for his turn later in this phase
+    # (seeds 000 and 001: everyone who might sell or load is asked at once).
+    ahead: tuple[str, ...] = ()
 
 
 def format_deadline(deadline: datetime, time_zone: str) -> tuple[str, str]:
@@ -423,9 +426,13 @@ def seat_view(
     kept = tuple(
         f"{printable(q.text)} (for {q.key.describe()})" for q in queued if q.key.seat == seat
     )
+    ahead: tuple[str, ...] = ()
+    if decision is None:
+        ahead = tuple(format_action(a, game, seat) for a in game.upcoming(seat))
     return SeatView(
         seat=seat,
         name=names[seat],
+        ahead=ahead,
         decision=what,
         orders=orders,
         mayor=mayor_part,

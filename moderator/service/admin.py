@@ -195,7 +195,7 @@ class Admin:
             game = self.moderator.load(session, row)
             composer = self.moderator.mailer.composer
             head = f"{row.tag} ({row.status.value}, {row.version} actions)"
-            return "\n".join([head, "", *composer.board_text(game, None)])
+            return f"{head}\n\n{composer.board_text(row, game)}"
 
     def set_status(self, ref: str | int, status: m.GameStatus, reason: str | None) -> None:
         with self.moderator.factory.begin() as session:
@@ -208,10 +208,13 @@ class Admin:
                 self.moderator._set_deadline(row)
             else:
                 row.deadline_at = row.reminder_at = None
-            game = self.moderator.load(session, row)
             title = "Game resumed" if status is m.GameStatus.ACTIVE else "Game paused"
             text = f"{title} by the moderator." + (f" Reason: {reason}" if reason else "")
-            self.moderator.mailer.announce(session, row, game, title, text)
+            self.moderator.mailer.announce(session, row, title, text)
+            if status is m.GameStatus.ACTIVE:
+                # Everyone gets the board again, with the new deadline.
+                game = self.moderator.load(session, row)
+                self.moderator.mailer.boards(session, row, game, ())
             self._audit(session, row.id, f"game {status.value}", {"from": before.value}, reason)
 
     def undo(self, ref: str | int, reason: str) -> int:
@@ -241,8 +244,7 @@ class Admin:
             if row.status is m.GameStatus.FINISHED:
                 row.status = m.GameStatus.ACTIVE
             self.moderator._set_deadline(row)
-            text = f"The moderator took back the last move ({removed} action(s)). Reason: {reason}"
-            self.moderator.mailer.announce(session, row, game, "Move taken back", text)
+            self.moderator.mailer.undo(session, row, game, reason, self.who)
             self._audit(session, row.id, "game undo", {"removed": removed}, reason)
             return removed
 

@@ -17,14 +17,14 @@ from ..config import Config
 from ..engine import Action, Event, Game, action_from, action_to
 from ..engine.defaults import default_action
 from ..mail.envelope import Envelope, is_own_mail, parse_envelope
-from ..orders import OrderError, Report, check_mail, take_queued
-from ..orders import QueuedOrder as Queued
+from ..orders import Report, check_mail, take_queued
 from ..orders.commands import HistoryCmd, ServiceCommand
 from ..orders.parser import password as password_line
 from ..orders.queue import DecisionKey
 from ..store import models as m
 from ..store.queries import lock_game, record_inbound
 from .auth import read_reply_address, subject_tag
+from .kept import kept_orders
 from .mails import Mailer
 
 log = logging.getLogger("moderator.service")
@@ -224,7 +224,6 @@ class Moderator:
             self.mailer.notice(
                 session,
                 game_row,
-                game,
                 seat,
                 env,
                 message,
@@ -247,11 +246,11 @@ class Moderator:
         self._store_queue(session, game_row, report, message)
         self._advance(session, game_row, game, applied)
         self._commit_game(session, game_row, game, applied, message)
-        self.mailer.reply(session, game_row, game, seat, env, message, report, applied)
+        self.mailer.reply(session, game_row, game, seat, env, message, report)
         if report.services:
             self._services(session, game_row, game, seat, env, message, report.services)
         if applied.changed:
-            self.mailer.boards(session, game_row, game, applied, now)
+            self.mailer.boards(session, game_row, game, applied.events)
 
     # -- authentication ------------------------------------------------------------
 
@@ -379,27 +378,9 @@ class Moderator:
             )
         session.flush()
 
-    def queue_of(self, session: Session, game_row: m.Game) -> list[tuple[m.QueuedOrder, Queued]]:
-        rows = session.scalars(
-            select(m.QueuedOrder)
-            .where(
-                m.QueuedOrder.game_id == game_row.id,
-                m.QueuedOrder.superseded.is_(False),
-                m.QueuedOrder.applied_at.is_(None),
-            )
-            .order_by(m.QueuedOrder.id)
-        )
-        out: list[tuple[m.QueuedOrder, Queued]] = []
-        for row in rows:
-            try:
-                out.append((row, Queued.from_dict(json.loads(row.parsed_json or "{}"))))
-            except (OrderError, ValueError, KeyError):
-                row.superseded = True  # cannot be read any more: the player will be asked
-        return out
-
     def _advance(self, session: Session, game_row: m.Game, game: Game, applied: Applied) -> None:
         """Apply forced decisions and kept orders until someone must be asked."""
-        queue = self.queue_of(session, game_row)
+        queue = kept_orders(session, game_row.id)
         now = self.clock()
         while not game.over:
             progressed = False
@@ -532,7 +513,7 @@ class Moderator:
                     self._timeout(session, game_row, game)
                 elif game_row.reminder_at is not None and game_row.reminder_at <= now:
                     game_row.reminder_at = None
-                    self.mailer.reminders(session, game_row, game)
+                    self.mailer.reminders(session, game_row, game, now)
                 touched += 1
         return touched
 
@@ -541,8 +522,8 @@ class Moderator:
         no default; with the "wait" policy, only a reminder."""
         policy = game_row.deadline_action
         if policy is m.DeadlineAction.WAIT:
+            self.mailer.reminders(session, game_row, game, self.clock())
             game_row.deadline_at = None
-            self.mailer.reminders(session, game_row, game)
             return
         applied = Applied()
         # Everyone who was due: all the seats of a simultaneous step, or the one in turn.
@@ -559,4 +540,4 @@ class Moderator:
         self._advance(session, game_row, game, applied)
         self._commit_game(session, game_row, game, applied, None)
         if applied.changed:
-            self.mailer.boards(session, game_row, game, applied, self.clock())
+            self.mailer.boards(session, game_row, game, applied.events)

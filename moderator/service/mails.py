@@ -5,22 +5,20 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..config import Config
-from ..engine import Game
+from ..engine import Event, Game
 from ..mail.envelope import Envelope
 from ..orders import Report
-from ..orders.commands import ServiceCommand
+from ..orders.commands import BoardCmd, OrdersCmd, ResendCmd, ServiceCommand, StatusCmd
+from ..render import Rendered
 from ..store import models as m
 from .auth import reply_address
-from .compose import Composer, Mail
-
-if TYPE_CHECKING:
-    from .core import Applied
+from .compose import Composer
+from .kept import kept_for, kept_orders
 
 log = logging.getLogger("moderator.mail")
 
@@ -50,7 +48,7 @@ class Mailer:
     def _queue(
         self,
         session: Session,
-        mail: Mail,
+        mail: Rendered,
         to: str,
         *,
         game_row: m.Game | None,
@@ -121,6 +119,34 @@ class Mailer:
 
     # -- mails --------------------------------------------------------------------------
 
+    def _to_seat(self, session: Session, game_row: m.Game, seat: m.Seat, mail: Rendered) -> None:
+        """A mail to a seat's own address, with the seat's signed reply address."""
+        self._queue(
+            session, mail, seat.address, game_row=game_row, reply_to=self._reply_to(game_row, seat)
+        )
+
+    def _answer(
+        self,
+        session: Session,
+        game_row: m.Game | None,
+        mail: Rendered,
+        to: str,
+        env: Envelope,
+        message: m.InboundMessage,
+        reply_to: str | None,
+    ) -> None:
+        """A reply to a player's message (RFC 3834 auto-replied), threaded on it."""
+        self._queue(
+            session,
+            mail,
+            to,
+            game_row=game_row,
+            reply_to=reply_to,
+            message=message,
+            env=env,
+            auto="auto-replied",
+        )
+
     def reply(
         self,
         session: Session,
@@ -130,59 +156,42 @@ class Mailer:
         env: Envelope,
         message: m.InboundMessage,
         report: Report,
-        applied: Applied,
     ) -> None:
         """The acknowledgement or the error report, to the sender; copied to the seat's
         own address when the order came from elsewhere."""
         if not report.accepted and not report.errors:
             return
-        mail = self.composer.ack(game_row, game, seat, report, applied)
+        queued = kept_for(session, game_row.id, seat.seat_index)
+        mail = self.composer.ack(game_row, game, seat, report, queued)
         sender = env.from_address or seat.address
         reply_to = self._reply_to(game_row, seat)
         if self._may_reply(session, sender):
-            self._queue(
-                session,
-                mail,
-                sender,
-                game_row=game_row,
-                reply_to=reply_to,
-                message=message,
-                env=env,
-                auto="auto-replied",
-            )
+            self._answer(session, game_row, mail, sender, env, message, reply_to)
         if sender != seat.address and report.accepted:
-            copy = self.composer.copy_notice(game_row, seat, sender, mail)
+            copy = self.composer.copy_notice(game_row, sender, mail)
             self._queue(
                 session, copy, seat.address, game_row=game_row, reply_to=reply_to, message=message
             )
 
     def boards(
-        self, session: Session, game_row: m.Game, game: Game, applied: Applied, now: datetime
+        self, session: Session, game_row: m.Game, game: Game, events: Sequence[Event]
     ) -> None:
         """Every player gets the new board; those who must (or may already) order get
         their turn mail, with the orders possible, the default and the deadline."""
+        kept = kept_orders(session, game_row.id)
         for seat in game_row.active_seats():
-            mail = self.composer.board(game_row, game, seat, applied.events)
-            self._queue(
-                session,
-                mail,
-                seat.address,
-                game_row=game_row,
-                reply_to=self._reply_to(game_row, seat),
+            queued = [q for _, q in kept if q.key.seat == seat.seat_index]
+            self._to_seat(
+                session, game_row, seat, self.composer.board(game_row, game, seat, events, queued)
             )
 
-    def reminders(self, session: Session, game_row: m.Game, game: Game) -> None:
+    def reminders(self, session: Session, game_row: m.Game, game: Game, now: datetime) -> None:
         deciding = set(game.deciding())
         for seat in game_row.active_seats():
             if seat.seat_index in deciding:
-                mail = self.composer.reminder(game_row, game, seat)
-                self._queue(
-                    session,
-                    mail,
-                    seat.address,
-                    game_row=game_row,
-                    reply_to=self._reply_to(game_row, seat),
-                )
+                queued = kept_for(session, game_row.id, seat.seat_index)
+                mail = self.composer.reminder(game_row, game, seat, now, queued)
+                self._to_seat(session, game_row, seat, mail)
 
     def services(
         self,
@@ -195,26 +204,24 @@ class Mailer:
         commands: Sequence[ServiceCommand],
         history: list[str],
     ) -> None:
+        """help and history get a notice; board, status, orders and resend the board or
+        turn mail as it would be sent now."""
         sender = env.from_address or seat.address
         if not self._may_reply(session, sender):
             return
-        mail = self.composer.service(game_row, game, seat, commands, history)
-        self._queue(
-            session,
-            mail,
-            sender,
-            game_row=game_row,
-            reply_to=self._reply_to(game_row, seat),
-            message=message,
-            env=env,
-            auto="auto-replied",
-        )
+        reply_to = self._reply_to(game_row, seat)
+        answer = self.composer.service(game_row, commands, history)
+        if answer is not None:
+            self._answer(session, game_row, answer, sender, env, message, reply_to)
+        if any(isinstance(c, BoardCmd | StatusCmd | OrdersCmd | ResendCmd) for c in commands):
+            queued = kept_for(session, game_row.id, seat.seat_index)
+            board = self.composer.board(game_row, game, seat, (), queued)
+            self._answer(session, game_row, board, sender, env, message, reply_to)
 
     def notice(
         self,
         session: Session,
         game_row: m.Game,
-        game: Game,
         seat: m.Seat,
         env: Envelope,
         message: m.InboundMessage,
@@ -223,15 +230,8 @@ class Mailer:
         sender = env.from_address or seat.address
         if self._may_reply(session, sender):
             mail = self.composer.notice(game_row, text)
-            self._queue(
-                session,
-                mail,
-                sender,
-                game_row=game_row,
-                reply_to=self._reply_to(game_row, seat),
-                message=message,
-                env=env,
-                auto="auto-replied",
+            self._answer(
+                session, game_row, mail, sender, env, message, self._reply_to(game_row, seat)
             )
 
     def auth_failed(
@@ -246,16 +246,7 @@ class Mailer:
         if not sender or self._replies_lately(session, sender, 24, ("auth_failed",)) >= 3:
             return
         mail = self.composer.auth_failed(game_row, had_password)
-        self._queue(
-            session,
-            mail,
-            sender,
-            game_row=game_row,
-            reply_to=None,
-            message=message,
-            env=env,
-            auto="auto-replied",
-        )
+        self._answer(session, game_row, mail, sender, env, message, None)
 
     def unknown_sender(self, session: Session, env: Envelope, message: m.InboundMessage) -> None:
         """At most one short explanation a day to an address the moderator doesn't know."""
@@ -263,39 +254,28 @@ class Mailer:
         per_day = self.config.limits.unknown_sender_replies_per_day
         if not sender or self._replies_lately(session, sender, 24, ("unknown_sender",)) >= per_day:
             return
-        self._queue(
-            session,
-            self.composer.unknown_sender(),
-            sender,
-            game_row=None,
-            reply_to=None,
-            message=message,
-            env=env,
-            auto="auto-replied",
-        )
+        self._answer(session, None, self.composer.unknown_sender(), sender, env, message, None)
 
     def game_start(
         self, session: Session, game_row: m.Game, game: Game, passwords: dict[int, str]
     ) -> None:
+        """Each seat (or only the ones in ``passwords``) gets his password and the board."""
         for seat in game_row.active_seats():
-            mail = self.composer.game_start(game_row, game, seat, passwords.get(seat.seat_index))
-            self._queue(
-                session,
-                mail,
-                seat.address,
-                game_row=game_row,
-                reply_to=self._reply_to(game_row, seat),
+            if seat.seat_index in passwords:
+                reply_to = self._reply_to(game_row, seat)
+                mail = self.composer.game_start(
+                    game_row, game, seat, passwords[seat.seat_index], reply_to
+                )
+                self._to_seat(session, game_row, seat, mail)
+
+    def undo(self, session: Session, game_row: m.Game, game: Game, reason: str, by: str) -> None:
+        for seat in game_row.active_seats():
+            self._to_seat(
+                session, game_row, seat, self.composer.undo(game_row, game, seat, reason, by)
             )
 
-    def announce(
-        self, session: Session, game_row: m.Game, game: Game, title: str, text: str
-    ) -> None:
+    def announce(self, session: Session, game_row: m.Game, title: str, text: str) -> None:
         for seat in game_row.active_seats():
-            mail = self.composer.announcement(game_row, game, seat, title, text)
-            self._queue(
-                session,
-                mail,
-                seat.address,
-                game_row=game_row,
-                reply_to=self._reply_to(game_row, seat),
+            self._to_seat(
+                session, game_row, seat, self.composer.announcement(game_row, title, text)
             )

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from moderator.bots import HeuristicBot
 from moderator.config import load_config
+from moderator.demo import ASKING
 from moderator.engine import Game, action_from
 from moderator.orders import format_action
 from moderator.service.admin import Admin, NewPlayer
@@ -39,7 +40,6 @@ pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = (("Alice", "alice"), ("Bob", "bob"), ("Carol", "carol"), ("Dave", "dave"))
 GAME_SEED = 4242
-ASKING = ("your turn", "Game start", "reminder")
 GAME_TIMEOUT = 280.0  # seconds for the whole game; it takes about a third of that here
 STALL_TIMEOUT = 20.0  # no order sent and no mail received for this long: something is stuck
 
@@ -129,12 +129,12 @@ class ImapBot:
             self.received.append(str(msg["Message-ID"]))
             self.log.append((str(msg["Subject"]), str(msg["In-Reply-To"])))
             if msg["Reply-To"]:
-                self.reply_to = str(msg["Reply-To"])
+                self.reply_to = msg["Reply-To"].addresses[0].addr_spec
                 self.last_id = str(msg["Message-ID"])
             if self.in_flight is not None and str(msg["In-Reply-To"] or "") == self.in_flight:
                 self.in_flight = None
             subject = str(msg["Subject"] or "")
-            self.asked = self.asked or any(word in subject for word in ASKING)
+            self.asked = self.asked or subject.endswith(ASKING)
         self.last_uid = max(uids)
         return count
 

@@ -60,5 +60,5 @@ def latest_reply_to(factory: sessionmaker[Session], address: str) -> str:
     """The signed Reply-To of the newest mail to ``address``."""
     for msg in reversed(outbox(factory)):
         if msg["To"] == address and msg["Reply-To"]:
-            return str(msg["Reply-To"])
+            return str(msg["Reply-To"].addresses[0].addr_spec)
     raise AssertionError(f"no mail to {address}")
