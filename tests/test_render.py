@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from email import policy
+from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import parsedate_to_datetime
 from pathlib import Path
@@ -380,7 +381,10 @@ names_st = st.text(min_size=1, max_size=30).filter(lambda s: s.strip())
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=names_st, line=st.text(max_size=80))
 def test_arbitrary_names_and_orders_render_safely(name: str, line: str) -> None:
-    names = ("Anna", name if name not in ("Anna", "Chris") else name + "!", "Chris")
+    # Sentinels around the name, so "the raw name appears nowhere" means something even
+    # for a name like "<" that any HTML contains.
+    name = f"Q{name}Q"
+    names = ("Anna", name, "Chris")
     game = Game.new(names, 7)
     events = play_until(game, lambda g: g.state.round >= 2)
     seat = 1
@@ -403,3 +407,37 @@ def test_arbitrary_names_and_orders_render_safely(name: str, line: str) -> None:
         msg = BytesParser(policy=policy.default).parsebytes(raw)
         assert msg.get_content_type() == "multipart/alternative"
         assert msg["Bcc"] is None
+
+
+@pytest.mark.parametrize("from_name", ["Puerto Rico moderator", 'Mod "the" \\ Boss', "Modérateur"])
+def test_the_mime_builder_round_trips_through_the_stdlib_parser(from_name: str) -> None:
+    """Non-ASCII subjects and names (RFC 2047), "=" and boundary-like lines in the body
+    (quoted-printable), long lines (soft breaks): all read back exactly, no line > 78."""
+    text = "Zoë's board — café\n" + "=" * 200 + "\n--==pr_abc\n" + "x" * 300 + "\nend \n.\n"
+    rendered = Rendered(
+        "board", "[PR-1] Runde 4 · Kapitän · dein Zug " + "ü" * 60, text, f"<p>{text}</p>"
+    )
+    raw = build_message(
+        rendered,
+        from_addr="m@example.test",
+        to=["a@example.test"],
+        reply_to="m+x@example.test",
+        message_id="<a@b.example>",
+        in_reply_to="<c@d.example>",
+        references=["<e@f.example>"] * 8,
+        instance="pr",
+        from_name=from_name,
+    )
+    msg = BytesParser(policy=policy.default).parsebytes(raw)
+    assert isinstance(msg, EmailMessage)
+    plain, html = msg.get_body(("plain",)), msg.get_body(("html",))
+    assert plain is not None and html is not None
+    assert plain.get_content().replace("\r\n", "\n") == text
+    assert html.get_content().replace("\r\n", "\n") == f"<p>{text}</p>"
+    assert str(msg["Subject"]) == rendered.subject
+    assert msg["From"].addresses[0].display_name == from_name
+    assert msg["Reply-To"].addresses[0].addr_spec == "m+x@example.test"
+    assert str(msg["In-Reply-To"]) == "<c@d.example>"
+    lines = raw.split(b"\r\n")
+    assert all(len(line) <= 78 for line in lines)
+    assert b"\n" not in raw.replace(b"\r\n", b"")
