@@ -132,12 +132,12 @@ class Daemon:
         )
         self.counters.stored += 1
         log.info("stored mailbox=%s uid=%d inbound=%s", mailbox, uid, got)
-        self.work.set()
+        # No wake-up for the processor loop: the poller calls committed() next, which
+        # processes it at once (a second claim would only find nothing).
 
     async def committed(self, mailbox: str, uidvalidity: int, uid: int) -> bool:
-        """IMAP: process what is waiting; True once this message's row is handled, so the
-        poller may move it to the processed folder."""
-        await self.process_waiting()
+        """IMAP: True once this message's row is handled, so the poller may move it to
+        the processed folder; processes what is waiting when it is not handled yet."""
 
         def handled(session: Session) -> bool:
             status = session.scalar(
@@ -150,6 +150,9 @@ class Daemon:
             # Not found: a duplicate of a message recorded under another UID.
             return status is None or status is not m.MessageStatus.NEW
 
+        if await self.db(handled):
+            return True  # processed with an earlier message of the same batch
+        await self.process_waiting()
         result: bool = await self.db(handled)
         return result
 

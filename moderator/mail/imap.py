@@ -485,12 +485,16 @@ class ImapPoller:
             uids = [u for u in await conn.uid_search(f"UID {last_uid + 1}:*") if u > last_uid]
             if not uids:
                 return
+            # The whole batch is stored first (each durably, the position advanced after
+            # each), then processed: the processor takes everything stored at once.
+            stored: list[int] = []
             for uid, raw in await conn.uid_fetch(uids[: self.config.fetch_batch]):
                 if uid <= last_uid:
                     continue
                 await self._store(raw, mailbox, uidvalidity, uid)
                 last_uid = uid
                 await self._state.set(mailbox, MailboxPosition(uidvalidity, uid))
+                stored.append(uid)
                 log.info(
                     "imap stored mailbox=%s uidvalidity=%d uid=%d bytes=%d",
                     mailbox,
@@ -498,6 +502,7 @@ class ImapPoller:
                     uid,
                     len(raw),
                 )
+            for uid in stored:
                 await self._run_process(uidvalidity, uid)
                 if self._stop.is_set():
                     return

@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FunctionLoader, StrictUndefined, TemplateNotFound
 
 from ..resources import data_path
-from .views import MailView, RoleView, ScoreRow, SupplyBuilding
+from .views import BoardView, MailView, RoleView, ScoreRow, SupplyBuilding
 
 WIDTH = 72
 
@@ -129,10 +129,19 @@ def environment() -> Environment:
     env.filters["role_row"] = role_row
     env.filters["building_row"] = building_row
     env.filters["score_row"] = score_row
+    env.globals["board_block"] = board_block
     env.globals["column"] = column
     env.globals["plural"] = plural
     env.globals["WIDTH"] = WIDTH
     return env
+
+
+@lru_cache(maxsize=64)
+def board_block(board: BoardView, kind: str) -> str:
+    """The public board rendered once per position and format: after a change every
+    seat's mail shows the same board, so it is rendered once, not once per seat."""
+    module = environment().get_template(f"_macros.{kind}.j2").module
+    return module.board(board)  # type: ignore[attr-defined,no-any-return]
 
 
 _BLANKS = re.compile(r"\n{3,}")

@@ -25,6 +25,9 @@ log = logging.getLogger("moderator.mail")
 # Mails that answer a player's message (RFC 3834 "auto-replied"): capped per sender,
 # and sent with a null return path.
 REPLY_KINDS = ("ack", "error", "service", "notice", "auth_failed", "unknown_sender", "copy")
+# The per-sender cap guards against mail loops and abuse, which yield rejected mail:
+# the acknowledgement of an accepted order is bounded by the game itself.
+CAPPED_KINDS = tuple(k for k in REPLY_KINDS if k != "ack")
 
 
 class Mailer:
@@ -97,7 +100,7 @@ class Mailer:
         return f"<{game_row.tag.lower()}.{game_row.seed}@{domain}>"
 
     def _replies_lately(
-        self, session: Session, to: str, hours: int, kinds: tuple[str, ...] = REPLY_KINDS
+        self, session: Session, to: str, hours: int, kinds: tuple[str, ...] = CAPPED_KINDS
     ) -> int:
         """Replies of the given kinds sent to ``to`` in the last ``hours``."""
         since = m.utcnow() - timedelta(hours=hours)
@@ -165,7 +168,7 @@ class Mailer:
         mail = self.composer.ack(game_row, game, seat, report, queued)
         sender = env.from_address or seat.address
         reply_to = self._reply_to(game_row, seat)
-        if self._may_reply(session, sender):
+        if mail.kind == "ack" or self._may_reply(session, sender):
             self._answer(session, game_row, mail, sender, env, message, reply_to)
         if sender != seat.address and report.accepted:
             copy = self.composer.copy_notice(game_row, sender, mail)

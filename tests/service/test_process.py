@@ -237,3 +237,27 @@ def test_every_mail_of_a_game_threads_on_the_game(table: Table) -> None:
     assert len(roots) == 1 and table.tag.lower() in roots.pop()
     assert all(mail["In-Reply-To"] and mail["Message-ID"] for mail in mails)
     assert len({str(mail["Message-ID"]) for mail in mails}) == len(mails)
+
+
+def test_the_reply_cap_stops_error_replies_but_never_acknowledgements(table: Table) -> None:
+    from dataclasses import replace
+
+    from moderator.service.core import Moderator
+
+    config = table.moderator.config
+    strict = replace(config, limits=replace(config.limits, replies_per_sender_per_hour=2))
+    table.moderator = Moderator(strict, table.factory)
+
+    def replies_to_anna() -> list[str]:
+        return [
+            str(mail["Subject"])
+            for mail in outbox(table.factory)[4:]
+            if str(mail["To"]) == "anna@example.test" and mail["Auto-Submitted"] == "auto-replied"
+        ]
+
+    for _ in range(4):
+        send(table, order(table, 0, "role astronaut"))
+    assert len(replies_to_anna()) == 2  # a looping or confused sender is cut off
+    send(table, order(table, 0, "role settler"))
+    assert any("orders received" in s for s in replies_to_anna())  # an accepted order is
+    assert state(table)["phase"] == "settler"  # always acknowledged
