@@ -69,6 +69,7 @@ from moderator.service.core import Moderator  # noqa: E402
 from moderator.store import models as m  # noqa: E402
 from moderator.store.db import make_engine, make_session_factory  # noqa: E402
 from moderator.store.migrate import upgrade  # noqa: E402
+from moderator.store.queries import unsent_mail  # noqa: E402
 
 PLAYERS = (("Alice", "alice"), ("Bob", "bob"), ("Carol", "carol"), ("Dave", "dave"))
 SECRET = "pipeline-bench-secret-0123456789"
@@ -275,14 +276,7 @@ def snapshots(engine: Engine, ids: list[int]) -> dict[int, tuple[int, str, m.Gam
 
 def outbox_busy(engine: Engine) -> int:
     with Session(engine) as session:
-        return (
-            session.scalar(
-                select(func.count(m.OutboxMessage.id)).where(
-                    m.OutboxMessage.status.in_([m.OutboxStatus.PENDING, m.OutboxStatus.SENDING])
-                )
-            )
-            or 0
-        )
+        return unsent_mail(session)
 
 
 async def wait_quiet(engine: Engine, timeout: float = 30.0) -> None:

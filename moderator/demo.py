@@ -21,7 +21,7 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .bots import HeuristicBot
@@ -34,6 +34,7 @@ from .service.admin import Admin, NewPlayer
 from .store import models as m
 from .store.db import make_engine, make_session_factory
 from .store.migrate import upgrade
+from .store.queries import unsent_mail, waiting_messages
 
 MODERATOR = "moderator@example.test"
 # The subjects of the mails that ask a player for orders (render/views.py).
@@ -107,17 +108,7 @@ async def play_by_mail(root: Path, names: Sequence[str], seed: int) -> tuple[str
 
     # Read through the daemon's own database thread: no second SQLite writer to wait for.
     def busy(session: Session) -> int:
-        waiting = session.scalar(
-            select(func.count(m.InboundMessage.id)).where(
-                m.InboundMessage.status == m.MessageStatus.NEW
-            )
-        )
-        unsent = session.scalar(
-            select(func.count(m.OutboxMessage.id)).where(
-                m.OutboxMessage.status.in_([m.OutboxStatus.PENDING, m.OutboxStatus.SENDING])
-            )
-        )
-        return (waiting or 0) + (unsent or 0)
+        return waiting_messages(session) + unsent_mail(session)
 
     def snapshot(session: Session) -> tuple[Game, m.GameStatus]:
         row = session.scalar(select(m.Game).where(m.Game.tag == tag))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -18,7 +18,7 @@ from ..engine import Action, Event, Game, action_from, action_to
 from ..engine.defaults import default_action
 from ..mail.envelope import Envelope, is_own_mail, parse_envelope
 from ..orders import Report, check_mail, take_queued
-from ..orders.commands import HistoryCmd, ServiceCommand
+from ..orders.commands import HistoryCmd
 from ..orders.parser import password as password_line
 from ..orders.queue import DecisionKey
 from ..store import models as m
@@ -248,7 +248,11 @@ class Moderator:
         self._commit_game(session, game_row, game, applied, message)
         self.mailer.reply(session, game_row, game, seat, env, message, report)
         if report.services:
-            self._services(session, game_row, game, seat, env, message, report.services)
+            wants_history = any(isinstance(c, HistoryCmd) for c in report.services)
+            history = self.history(session, game_row) if wants_history else []
+            self.mailer.services(
+                session, game_row, game, seat, env, message, report.services, history
+            )
         if applied.changed:
             self.mailer.boards(session, game_row, game, applied.events)
 
@@ -461,20 +465,6 @@ class Moderator:
         game_row.reminder_at = now + timedelta(hours=before) if before > 0 else None
 
     # -- service commands -------------------------------------------------------------
-
-    def _services(
-        self,
-        session: Session,
-        game_row: m.Game,
-        game: Game,
-        seat: m.Seat,
-        env: Envelope,
-        message: m.InboundMessage,
-        commands: Sequence[ServiceCommand],
-    ) -> None:
-        wants_history = any(isinstance(c, HistoryCmd) for c in commands)
-        history = self.history(session, game_row) if wants_history else []
-        self.mailer.services(session, game_row, game, seat, env, message, commands, history)
 
     def history(self, session: Session, game_row: m.Game) -> list[str]:
         """The game so far, one line per event, replayed from the log."""

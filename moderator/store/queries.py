@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -109,3 +109,19 @@ def claim_due_outbox(
         .with_for_update(skip_locked=True)
     )
     return list(session.scalars(statement))
+
+
+def unsent_mail(session: Session) -> int:
+    """Mails made but not yet handed to the server (pending or being sent)."""
+    statement = select(func.count(OutboxMessage.id)).where(
+        OutboxMessage.status.in_([OutboxStatus.PENDING, OutboxStatus.SENDING])
+    )
+    return session.scalar(statement) or 0
+
+
+def waiting_messages(session: Session) -> int:
+    """Received messages not yet processed."""
+    statement = select(func.count(InboundMessage.id)).where(
+        InboundMessage.status == MessageStatus.NEW
+    )
+    return session.scalar(statement) or 0

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from mailstack import MailStack
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from moderator.bots import HeuristicBot
@@ -34,6 +34,7 @@ from moderator.service.core import Moderator
 from moderator.store import models as m
 from moderator.store.db import make_engine, make_session_factory
 from moderator.store.migrate import upgrade
+from moderator.store.queries import unsent_mail
 
 pytestmark = pytest.mark.integration
 
@@ -183,14 +184,7 @@ def game_state(engine: Engine, tag: str) -> tuple[m.GameStatus, int, str]:
 
 def outbox_busy(engine: Engine) -> int:
     with Session(engine) as session:
-        return (
-            session.scalar(
-                select(func.count(m.OutboxMessage.id)).where(
-                    m.OutboxMessage.status.in_([m.OutboxStatus.PENDING, m.OutboxStatus.SENDING])
-                )
-            )
-            or 0
-        )
+        return unsent_mail(session)
 
 
 def outbox_ids(engine: Engine) -> dict[str, list[str]]:
