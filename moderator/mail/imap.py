@@ -463,11 +463,15 @@ class ImapPoller:
             # cut the next wait short.
             self._wake.clear()
             await self._sync(conn, uidvalidity)
-            await self._apply_moves(conn, uidvalidity)
+            moved = await self._apply_moves(conn, uidvalidity)
             if self._stop.is_set():
                 await conn.logout()
                 return
-            if conn.news:  # mail arrived while we were busy: read it before waiting
+            # Mail may have arrived while we were busy. Dovecot announces it once, in
+            # whatever comes next; an EXISTS just after a command's completion is dropped
+            # by aioimaplib ("ignored untagged response") and IDLE will not repeat it.
+            # So after a MOVE, search once more before waiting.
+            if conn.news or moved:
                 continue
             if self.using_idle:
                 await self._idle(conn)
@@ -524,11 +528,12 @@ class ImapPoller:
                 "imap not committed, left in place mailbox=%s uid=%d", self.config.mailbox, uid
             )
 
-    async def _apply_moves(self, conn: _Connection, uidvalidity: int) -> None:
+    async def _apply_moves(self, conn: _Connection, uidvalidity: int) -> bool:
+        """Move the committed messages; True if any were moved."""
         uids = sorted(uid for v, uid in self._pending_moves if v == uidvalidity)
         self._pending_moves = {m for m in self._pending_moves if m[0] == uidvalidity}
         if not uids:
-            return
+            return False
         await conn.move(uids, self.config.processed_folder)
         self._pending_moves.difference_update((uidvalidity, uid) for uid in uids)
         log.info(
@@ -537,6 +542,7 @@ class ImapPoller:
             self.config.processed_folder,
             _uid_set(uids),
         )
+        return True
 
     async def _idle(self, conn: _Connection) -> None:
         """One IDLE round (RFC 2177): return on news, a wake-up, or the re-IDLE timeout."""
