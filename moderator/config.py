@@ -55,6 +55,7 @@ class SmtpSection:
     ca_file: str = ""
     allow_remote: bool = False
     timeout: float = 30.0
+    connections: int = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +155,8 @@ def parse_config(data: dict[str, Any]) -> Config:
         else:
             raise ConfigError(f"unknown top-level key {key!r}")
     config = Config(**values)
+    if not 1 <= config.smtp.connections <= 32:
+        raise ConfigError("[smtp] connections must be between 1 and 32")
     if "@" not in config.moderator.address:
         raise ConfigError("[moderator] address must be an e-mail address")
     if len(config.moderator.secret) < 16:

@@ -7,6 +7,7 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,7 +86,7 @@ class Daemon:
         self,
         config: Config,
         factory: sessionmaker[Session],
-        transport: Transport,
+        transport: Transport | Sequence[Transport],
         *,
         maildir: Path | None = None,
         poll_seconds: float = 1.0,
@@ -93,7 +94,9 @@ class Daemon:
         self.config = config
         self.factory = factory
         self.moderator = Moderator(config, factory)
-        self.transport = transport
+        # Several connections send a batch side by side: one connection spends most of
+        # its time waiting for the server's answers.
+        self.transports = [transport] if not isinstance(transport, Sequence) else list(transport)
         self.maildir = maildir
         self.poll_seconds = poll_seconds
         self.stopping = asyncio.Event()
@@ -223,15 +226,24 @@ class Daemon:
     async def send_due(self) -> int:
         batch: list[tuple[int, bytes, list[str], bool]] = await self.db(self._claim)
         results: list[tuple[int, SendResult]] = []
-        for row_id, raw, to, is_reply in batch:
-            # RFC 3834 §3.3: automatic responses go out with a null return path.
-            mail_from = "" if is_reply else self.config.moderator.address
-            try:
-                result = await self.transport.send(raw, mail_from, to)
-            except Exception as exc:  # an unexpected transport failure: retry later
-                log.exception("send failed outbox=%d", row_id)
-                result = SendResult(SendStatus.TEMPORARY, reason=repr(exc))
-            results.append((row_id, result))
+
+        async def send_share(
+            transport: Transport, share: list[tuple[int, bytes, list[str], bool]]
+        ) -> None:
+            for row_id, raw, to, is_reply in share:
+                # RFC 3834 §3.3: automatic responses go out with a null return path.
+                mail_from = "" if is_reply else self.config.moderator.address
+                try:
+                    result = await transport.send(raw, mail_from, to)
+                except Exception as exc:  # an unexpected transport failure: retry later
+                    log.exception("send failed outbox=%d", row_id)
+                    result = SendResult(SendStatus.TEMPORARY, reason=repr(exc))
+                results.append((row_id, result))
+
+        n = len(self.transports)
+        await asyncio.gather(
+            *(send_share(t, batch[i::n]) for i, t in enumerate(self.transports) if batch[i::n])
+        )
         # One transaction for the batch: a commit per mail queued every send behind the
         # processor on the single database thread. The rows stay SENDING until then, so
         # a crash in between still sends nothing twice.
@@ -289,7 +301,8 @@ class Daemon:
         finally:
             for task in tasks:
                 task.cancel()
-            await self.transport.close()
+            for transport in self.transports:
+                await transport.close()
             self._pool.shutdown(wait=True)
         return self.counters
 
@@ -346,10 +359,10 @@ def run_daemon(config: Config) -> int:
 
     async def main() -> Counters:
         root = Path(config.maildir.path)
-        transport: Transport = (
-            MaildirSink(root / "mailboxes")
+        transport: list[Transport] = (
+            [MaildirSink(root / "mailboxes")]
             if config.outgoing == "maildir"
-            else SmtpSender(smtp_config(config))
+            else [SmtpSender(smtp_config(config)) for _ in range(config.smtp.connections)]
         )
         maildir = root / "inbox" if config.source == "maildir" else None
         daemon = Daemon(config, factory, transport, maildir=maildir)
