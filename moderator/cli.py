@@ -18,11 +18,11 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from .config import Config, ConfigError, load_config
 from .engine import StateError
-from .service.admin import Admin, AdminError, NewPlayer
+from .service.admin import Admin, AdminError, NewPlayer, retry_mail, stuck_mail
 from .service.core import Moderator
 from .store import migrate
 from .store.db import make_engine, make_session_factory
-from .store.models import GameStatus, MessageSource
+from .store.models import GameStatus, MessageSource, OutboxStatus
 
 T = TypeVar("T")
 
@@ -79,7 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
-    commands.add_parser("demo", help="watch four bots play a game (no database)", add_help=False)
+    commands.add_parser(
+        "demo",
+        help="four bots play a whole game by mail (SQLite and local maildirs)",
+        add_help=False,
+    )
 
     db = commands.add_parser("db", help="database migrations")
     db_commands = db.add_subparsers(dest="db_command", metavar="ACTION", parser_class=_Parser)
@@ -150,6 +154,16 @@ def build_parser() -> argparse.ArgumentParser:
         "server keeps the message and tries again later; 2 for an empty stdin.",
     )
     ingest.add_argument("--process", action="store_true", help="then process every waiting message")
+    outbox = commands.add_parser("outbox", help="outgoing mail that needs a person")
+    outbox_commands = outbox.add_subparsers(dest="outbox_command", required=True, metavar="COMMAND")
+    listing = outbox_commands.add_parser(
+        "list", parents=[common], help="failed mail, and mail interrupted while being sent"
+    )
+    listing.add_argument(
+        "--status", action="append", choices=[s.value for s in OutboxStatus], default=None
+    )
+    retry = outbox_commands.add_parser("retry", parents=[common], help="send a mail again")
+    retry.add_argument("id", type=int)
     commands.add_parser("process", parents=[common], help="process every waiting message once")
     commands.add_parser("tick", parents=[common], help="send due reminders, apply deadlines once")
     commands.add_parser("run", parents=[common], help="run the daemon (mail in, mail out, clock)")
@@ -304,18 +318,26 @@ def _tick(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _outbox(args: argparse.Namespace) -> int:
+    with _admin(args) as admin:
+        if args.outbox_command == "retry":
+            retry_mail(admin, args.id)
+            print(f"mail {args.id} will be sent again")
+            return EXIT_OK
+        rows = stuck_mail(admin, args.status or ("failed", "sending"))
+        for row in rows:
+            print(
+                f"{row['id']:>6}  {row['status']:<8} {row['kind']:<14} {row['to']}"
+                f"  attempts={row['attempts']}  {row['last_error'] or ''}".rstrip()
+            )
+        print(f"{len(rows)} mail(s)")
+    return EXIT_OK
+
+
 def _run(args: argparse.Namespace) -> int:
-    config = _config(args)
-    try:
-        from .daemon import run_daemon  # type: ignore[import-not-found, unused-ignore]
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__package__}.daemon":
-            raise
-        raise CliError(
-            "the daemon is not part of this installation yet (no moderator.daemon)"
-        ) from None
-    daemon: Callable[[Config], int] = run_daemon
-    return daemon(config)
+    from .daemon import run_daemon
+
+    return run_daemon(_config(args))
 
 
 def _first_line(exc: BaseException) -> str:
@@ -327,6 +349,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "db": _db,
     "game": _game,
     "ingest": _ingest,
+    "outbox": _outbox,
     "process": _process,
     "tick": _tick,
     "run": _run,

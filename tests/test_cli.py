@@ -18,7 +18,7 @@ from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from moderator.cli import main
@@ -428,13 +428,31 @@ def test_ingest_asks_the_mail_server_to_retry_when_the_database_fails(
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
-def test_run_says_clearly_when_there_is_no_daemon(
-    cli: Cli, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setitem(sys.modules, "moderator.daemon", None)
-    run = cli("run")
-    assert run.code == 2 and "daemon" in run.err
-    assert len(run.err.strip().splitlines()) == 1
+def test_outbox_lists_failed_and_interrupted_mail_and_sends_it_again(cli: Cli, game: str) -> None:
+    with cli.factory.begin() as session:
+        rows = session.scalars(select(m.OutboxMessage).order_by(m.OutboxMessage.id)).all()
+        rows[0].status = m.OutboxStatus.FAILED
+        rows[0].last_error = "550 5.1.1 no such user"
+        rows[1].status = m.OutboxStatus.SENDING
+        failed, interrupted = rows[0].id, rows[1].id
+    listed = cli("outbox", "list")
+    assert listed.code == 0
+    assert "550 5.1.1 no such user" in listed.out and "2 mail(s)" in listed.out
+    assert cli("outbox", "retry", str(failed)).code == 0
+    assert cli("outbox", "retry", str(interrupted)).code == 0
+    with cli.factory.begin() as session:
+        for mail_id in (failed, interrupted):
+            row = session.get(m.OutboxMessage, mail_id)
+            assert row is not None and row.status is m.OutboxStatus.PENDING
+        assert (
+            session.scalar(
+                select(func.count(m.AuditEntry.id)).where(m.AuditEntry.command == "outbox retry")
+            )
+            == 2
+        )
+    again = cli("outbox", "retry", str(failed))  # pending now: nothing to retry
+    assert again.code == 2 and len(again.err.strip().splitlines()) == 1
+    assert "0 mail(s)" in cli("outbox", "list").out
 
 
 def test_run_hands_the_config_to_the_daemon(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -375,3 +375,52 @@ class Admin:
             if snap.state_json == rebuilt and snap.seq == row.version:
                 return True, f"{row.tag}: the log ({row.version} actions) gives the snapshot"
             return False, f"{row.tag}: the snapshot differs from a replay of the log"
+
+
+# -- outgoing mail that needs a person ----------------------------------------------------
+
+
+def _outbox_row(row: m.OutboxMessage) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "to": row.recipient,
+        "kind": row.kind,
+        "status": row.status.value,
+        "attempts": row.attempts,
+        "last_error": row.last_error,
+        "created_at": row.created_at.isoformat(),
+    }
+
+
+def stuck_mail(
+    admin: Admin, statuses: Sequence[str] = ("failed", "sending")
+) -> list[dict[str, Any]]:
+    """Outgoing mail the daemon will not send by itself: refused (failed) or interrupted
+    while being handed over (sending: it may or may not have reached the server)."""
+    try:
+        wanted = [m.OutboxStatus(s) for s in statuses]
+    except ValueError:
+        raise AdminError(
+            f"status must be one of {', '.join(s.value for s in m.OutboxStatus)}"
+        ) from None
+    with admin.moderator.factory.begin() as session:
+        rows = session.scalars(
+            select(m.OutboxMessage)
+            .where(m.OutboxMessage.status.in_(wanted))
+            .order_by(m.OutboxMessage.id)
+        )
+        return [_outbox_row(row) for row in rows]
+
+
+def retry_mail(admin: Admin, mail_id: int) -> None:
+    """Send a failed or interrupted mail again (the operator's decision, audited)."""
+    with admin.moderator.factory.begin() as session:
+        row = session.get(m.OutboxMessage, mail_id, with_for_update=True)
+        if row is None:
+            raise AdminError(f"no outgoing mail {mail_id}")
+        if row.status not in (m.OutboxStatus.FAILED, m.OutboxStatus.SENDING):
+            raise AdminError(f"mail {mail_id} is {row.status.value}, not failed or sending")
+        before = row.status.value
+        row.status = m.OutboxStatus.PENDING
+        row.next_try_at = m.utcnow()
+        admin._audit(session, row.game_id, "outbox retry", {"mail": mail_id, "was": before})
