@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from .bots import HeuristicBot
 from .config import Config, DatabaseSection, MaildirSection, ModeratorSection
 from .daemon import Daemon
-from .engine import Game, action_from, describe
+from .engine import Game, action_from
 from .mail.maildir import MaildirSink, address_folder, mark_seen, new_messages, open_maildir
 from .orders import format_action
 from .service.admin import Admin, NewPlayer
@@ -145,7 +145,7 @@ def print_record(record: dict[str, Any], names: Sequence[str]) -> None:
     current: list[str] = []
     for entry in record["actions"]:
         for event in game.apply(entry["seat"], action_from(entry["action"])):
-            line = describe(event, game.names)
+            line = game.describe(event)
             current.append("  " + line)
             if (line.startswith("Round") and line.endswith("ends.")) or "game is over" in line:
                 print("\n".join(current) + "\n")

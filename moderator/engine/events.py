@@ -193,8 +193,14 @@ def _goods_text(counts: Sequence[int]) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
-def describe(event: Event, names: Sequence[str]) -> str:
-    """One English sentence for an event, for mails, archives and the demo."""
+def _ship(index: int, ships: Sequence[int]) -> str:
+    """A cargo ship by its capacity, as boards and orders name it ("the 5-ship")."""
+    return f"the {ships[index]}-ship" if index < len(ships) else f"ship {index + 1}"
+
+
+def describe(event: Event, names: Sequence[str], ships: Sequence[int] = ()) -> str:
+    """One English sentence for an event, for mails, archives and the demo. ``ships``:
+    the cargo ships' capacities, smallest first, to name ships as the board does."""
     match event:
         case RoundStarted(round=r, governor=g):
             return f"Round {r} begins; {names[g]} is governor."
@@ -238,12 +244,12 @@ def describe(event: Event, names: Sequence[str]) -> str:
         case TradingHouseEmptied():
             return "The trading house is full and is emptied."
         case Loaded(seat=s, good=good, count=n, ship=ship, vp=vp):
-            where = "on the wharf" if ship is None else f"on ship {ship + 1}"
+            where = "on the wharf" if ship is None else f"on {_ship(ship, ships)}"
             return f"{names[s]} ships {n} {good.label} {where} for {vp} VP."
         case GoodsStored(seat=s, kept=kept, lost=lost):
             return f"{names[s]} keeps {_goods_text(kept)} and loses {_goods_text(lost)}."
-        case ShipsUnloaded(ships=ships):
-            return "Full ships are unloaded: " + ", ".join(f"ship {i + 1}" for i in ships) + "."
+        case ShipsUnloaded(ships=unloaded):
+            return "Full ships are unloaded: " + ", ".join(_ship(i, ships) for i in unloaded) + "."
         case ProspectorPaid(seat=s):
             return f"{names[s]} takes a doubloon as prospector."
         case EndTriggered(reason=reason):

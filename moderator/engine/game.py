@@ -28,6 +28,7 @@ from .events import (
     RoundEnded,
     RoundStarted,
     Skipped,
+    describe,
 )
 from .rng import shuffle
 from .roles import builder, captain, craftsman, mayor, prospector, settler, trader
@@ -153,6 +154,14 @@ class Game:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.state.players)
+
+    @property
+    def ship_capacities(self) -> tuple[int, ...]:
+        return tuple(ship.capacity for ship in self.state.ships)
+
+    def describe(self, event: Event) -> str:
+        """The event as a sentence, with this game's names and ships."""
+        return describe(event, self.names, self.ship_capacities)
 
     @property
     def round_size(self) -> int:

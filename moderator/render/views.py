@@ -447,10 +447,12 @@ def seat_view(
 # -- events, scores ------------------------------------------------------------------
 
 
-def events_view(events: Sequence[Event], names: Sequence[str]) -> tuple[str, ...]:
+def events_view(
+    events: Sequence[Event], names: Sequence[str], ships: Sequence[int] = ()
+) -> tuple[str, ...]:
     """The events as English sentences."""
     shown = [printable(n) for n in names]
-    return tuple(describe(e, shown) for e in events)
+    return tuple(describe(e, shown, ships) for e in events)
 
 
 @dataclass(frozen=True, slots=True)
@@ -712,7 +714,7 @@ def board_mail(
         subject=subject(tag, game, "board"),
         tag=printable(tag),
         board=board_view(game),
-        events=events_view(events, game.names),
+        events=events_view(events, game.names, game.ship_capacities),
         seat=_seat(game, seat, deadline, time_zone, queued),
     )
 
@@ -732,7 +734,7 @@ def your_turn_mail(
         subject=subject(tag, game, "your turn"),
         tag=printable(tag),
         board=board_view(game),
-        events=events_view(events, game.names),
+        events=events_view(events, game.names, game.ship_capacities),
         seat=seat_view(game, seat, deadline=deadline, time_zone=time_zone, queued=queued),
     )
 
@@ -810,7 +812,7 @@ def game_end_mail(
         tag=printable(tag),
         scores=scores_view(game),
         board=board_view(game),
-        events=events_view(events, game.names),
+        events=events_view(events, game.names, game.ship_capacities),
         name=names_of(game)[seat] if seat is not None else None,
     )
 
@@ -866,7 +868,7 @@ def undo_mail(
         tag=printable(tag),
         reason=printable(reason),
         by=printable(by),
-        undone=events_view(undone, game.names),
+        undone=events_view(undone, game.names, game.ship_capacities),
         board=board_view(game),
         seat=_seat(game, seat, deadline, time_zone, ()),
     )

@@ -468,7 +468,6 @@ class Moderator:
 
     def history(self, session: Session, game_row: m.Game) -> list[str]:
         """The game so far, one line per event, replayed from the log."""
-        from ..engine import describe
 
         game = self.start(game_row)
         lines: list[str] = []
@@ -477,7 +476,7 @@ class Moderator:
         ):
             seat = row.seat_index if row.seat_index is not None else -1
             for event in game.apply(seat, action_from(json.loads(row.action_json))):
-                lines.append(describe(event, game.names))
+                lines.append(game.describe(event))
         return lines
 
     # -- the clock ----------------------------------------------------------------------
