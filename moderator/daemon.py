@@ -9,7 +9,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -43,7 +43,6 @@ class Counters:
     sent: int = 0
     failed: int = 0
     retried: int = 0
-    errors: list[str] = field(default_factory=list)
 
 
 class DbMailboxState:

@@ -1,10 +1,8 @@
-"""Autopilot players: a uniform random bot and a simple heuristic one."""
+"""Autopilot players: a simple heuristic bot for absent players and the demo."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Protocol
 
 from ..engine import (
     BUILDINGS,
@@ -23,21 +21,6 @@ from ..engine import (
 )
 from ..engine.defaults import default_action
 from ..engine.roles import builder, trader
-
-
-class Bot(Protocol):
-    def choose(self, game: Game, seat: int) -> Action: ...
-
-
-class RandomBot:
-    """Picks uniformly among the legal actions (mayor layouts included)."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: Game, seat: int) -> Action:
-        legal = game.legal_actions(seat)
-        return legal[self.rng.randrange(len(legal))]
 
 
 class HeuristicBot:
@@ -99,25 +82,3 @@ def _role_value(game: Game, seat: int, role: Role) -> float:
     if role is Role.SETTLER:
         return 1.5 if p.island_free else -1
     return 1.0  # prospector
-
-
-def play_forced(game: Game) -> list[tuple[int, Action]]:
-    """Apply every forced decision (one legal action), as the moderator does."""
-    done: list[tuple[int, Action]] = []
-    while True:
-        forced = [d for d in game.decisions() if d.forced]
-        if not forced:
-            return done
-        d = forced[0]
-        game.apply(d.seat, d.actions[0])
-        done.append((d.seat, d.actions[0]))
-
-
-def play_out(game: Game, bots: Sequence[Bot], max_decisions: int = 10_000) -> int:
-    """Play a game to its end with one bot per seat; returns the decisions taken."""
-    taken = 0
-    while not game.over and taken < max_decisions:
-        d = game.decisions()[0]
-        game.apply(d.seat, bots[d.seat].choose(game, d.seat))
-        taken += 1
-    return taken

@@ -293,12 +293,6 @@ class Game:
             self._legal = {}
         return ev
 
-    def apply_all(self, moves: Iterable[tuple[int, Action]]) -> list[Event]:
-        ev: list[Event] = []
-        for seat, action in moves:
-            ev.extend(self.apply(seat, action))
-        return ev
-
     def _pick(self, seat: int, role: Role, ev: list[Event]) -> None:
         s = self.state
         p = s.players[seat]

@@ -59,16 +59,8 @@ class StateError(ValueError):
 # -- names ---------------------------------------------------------------------
 
 
-def good_name(g: Good) -> str:
-    return g.label
-
-
 def role_name(r: Role) -> str:
     return r.name.lower()
-
-
-def building_name(b: Building) -> str:
-    return b.label
 
 
 _GOOD_BY_NAME = {g.label: g for g in Good}

@@ -115,10 +115,6 @@ class LayoutSpace(Sequence[PlaceColonists]):
             last = b
         return True
 
-    def random_index(self, u: float) -> int:
-        """Map u in [0, 1) to an index, for bots and property tests."""
-        return min(int(u * len(self)), len(self) - 1)
-
 
 def begin(s: State, ev: list[Event]) -> None:
     """Deal the ship's colonists once round the table from the mayor into San Juan."""
@@ -167,10 +163,6 @@ def apply(s: State, seat: int, action: Action, ev: list[Event]) -> None:
     p.san_juan = total - layout.placed
     s.waiting[seat] = False
     ev.append(ColonistsPlaced(seat, action.extra, p.san_juan))
-
-
-def skip(s: State, seat: int) -> None:
-    s.waiting[seat] = False
 
 
 def end(s: State, ev: list[Event]) -> None:
