@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from email.header import Header
 from email.utils import format_datetime
+from functools import lru_cache
 
 from ..mail.envelope import OWN_MAIL_HEADER, safe_header_value
 from .env import Rendered
@@ -73,12 +74,16 @@ def _phrase(text: str) -> str:
     return Header(text, "utf-8", header_name="From").encode(linesep="\r\n")
 
 
+# Pure functions of their text, and every order's mails repeat the same few subjects and
+# addresses: cached.
+@lru_cache(maxsize=1024)
 def _mailbox(addr: str, name: str | None) -> str:
     addr = check_address(addr)
     phrase = _phrase(name or "")
     return f"{phrase} <{addr}>" if phrase else addr
 
 
+@lru_cache(maxsize=1024)
 def _unstructured(text: str) -> str:
     """Subject and the like: RFC 2047-encoded only when not plain ASCII (RFC 2047 §5),
     folded at 78 (RFC 5322 §2.1.1)."""

@@ -24,7 +24,7 @@ from ..orders.queue import DecisionKey
 from ..store import models as m
 from ..store.queries import lock_game, record_inbound
 from .auth import read_reply_address, subject_tag
-from .kept import kept_orders
+from .kept import Kept, kept_orders
 from .mails import Mailer
 
 log = logging.getLogger("moderator.service")
@@ -244,9 +244,9 @@ class Moderator:
                     accepted.text,
                 )
         self._store_queue(session, game_row, report, message)
-        self._advance(session, game_row, game, applied)
+        kept = self._advance(session, game_row, game, applied)
         self._commit_game(session, game_row, game, applied, message)
-        self.mailer.reply(session, game_row, game, seat, env, message, report)
+        self.mailer.reply(session, game_row, game, seat, env, message, report, kept)
         if report.services:
             wants_history = any(isinstance(c, HistoryCmd) for c in report.services)
             history = self.history(session, game_row) if wants_history else []
@@ -254,7 +254,7 @@ class Moderator:
                 session, game_row, game, seat, env, message, report.services, history
             )
         if applied.changed:
-            self.mailer.boards(session, game_row, game, applied.events)
+            self.mailer.boards(session, game_row, game, applied.events, kept)
 
     # -- authentication ------------------------------------------------------------
 
@@ -382,8 +382,9 @@ class Moderator:
             )
         session.flush()
 
-    def _advance(self, session: Session, game_row: m.Game, game: Game, applied: Applied) -> None:
-        """Apply forced decisions and kept orders until someone must be asked."""
+    def _advance(self, session: Session, game_row: m.Game, game: Game, applied: Applied) -> Kept:
+        """Apply forced decisions and kept orders until someone must be asked; the kept
+        orders still waiting."""
         queue = kept_orders(session, game_row.id)
         now = self.clock()
         while not game.over:
@@ -414,6 +415,7 @@ class Moderator:
                     break
             if not progressed:
                 break
+        return queue
 
     def _commit_game(
         self,

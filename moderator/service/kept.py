@@ -11,8 +11,11 @@ from ..orders import OrderError
 from ..orders import QueuedOrder as Queued
 from ..store import models as m
 
+Kept = list[tuple[m.QueuedOrder, Queued]]
+"""Kept orders as stored rows with what they say."""
 
-def kept_orders(session: Session, game_id: int) -> list[tuple[m.QueuedOrder, Queued]]:
+
+def kept_orders(session: Session, game_id: int) -> Kept:
     """The game's orders still waiting for their decision, oldest first. One that cannot
     be read any more is dropped (its player will simply be asked)."""
     rows = session.scalars(
@@ -24,7 +27,7 @@ def kept_orders(session: Session, game_id: int) -> list[tuple[m.QueuedOrder, Que
         )
         .order_by(m.QueuedOrder.id)
     )
-    out: list[tuple[m.QueuedOrder, Queued]] = []
+    out: Kept = []
     for row in rows:
         try:
             out.append((row, Queued.from_dict(json.loads(row.parsed_json or "{}"))))

@@ -18,7 +18,7 @@ from ..render import Rendered
 from ..store import models as m
 from .auth import reply_address
 from .compose import Composer
-from .kept import kept_for, kept_orders
+from .kept import Kept, kept_for, kept_orders
 
 log = logging.getLogger("moderator.mail")
 
@@ -159,12 +159,16 @@ class Mailer:
         env: Envelope,
         message: m.InboundMessage,
         report: Report,
+        kept: Kept | None = None,
     ) -> None:
         """The acknowledgement or the error report, to the sender; copied to the seat's
-        own address when the order came from elsewhere."""
+        own address when the order came from elsewhere. ``kept``: the game's kept orders,
+        when the caller has them already."""
         if not report.accepted and not report.errors:
             return
-        queued = kept_for(session, game_row.id, seat.seat_index)
+        if kept is None:
+            kept = kept_orders(session, game_row.id)
+        queued = [q for _, q in kept if q.key.seat == seat.seat_index]
         mail = self.composer.ack(game_row, game, seat, report, queued)
         sender = env.from_address or seat.address
         reply_to = self._reply_to(game_row, seat)
@@ -177,11 +181,17 @@ class Mailer:
             )
 
     def boards(
-        self, session: Session, game_row: m.Game, game: Game, events: Sequence[Event]
+        self,
+        session: Session,
+        game_row: m.Game,
+        game: Game,
+        events: Sequence[Event],
+        kept: Kept | None = None,
     ) -> None:
         """Every player gets the new board; those who must (or may already) order get
         their turn mail, with the orders possible, the default and the deadline."""
-        kept = kept_orders(session, game_row.id)
+        if kept is None:
+            kept = kept_orders(session, game_row.id)
         for seat in game_row.active_seats():
             queued = [q for _, q in kept if q.key.seat == seat.seat_index]
             self._to_seat(
