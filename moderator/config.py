@@ -43,6 +43,7 @@ class ImapSection:
     ca_file: str = ""
     idle: bool = True
     poll_seconds: float = 60.0
+    linger_seconds: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +158,8 @@ def parse_config(data: dict[str, Any]) -> Config:
     config = Config(**values)
     if not 1 <= config.smtp.connections <= 32:
         raise ConfigError("[smtp] connections must be between 1 and 32")
+    if not 0 <= config.imap.linger_seconds <= 60:
+        raise ConfigError("[imap] linger_seconds must be between 0 and 60")
     if "@" not in config.moderator.address:
         raise ConfigError("[moderator] address must be an e-mail address")
     if len(config.moderator.secret) < 16:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from .config import Config
@@ -219,8 +219,18 @@ class Daemon:
             row.last_error = result.reason
 
     def _record_all(self, session: Session, results: list[tuple[int, SendResult]]) -> None:
+        # The usual case, accepted, in one statement (loading each row would read its
+        # whole mail back); refusals one by one.
+        accepted = [row_id for row_id, result in results if result.accepted]
+        if accepted:
+            session.execute(
+                update(m.OutboxMessage)
+                .where(m.OutboxMessage.id.in_(accepted))
+                .values(status=m.OutboxStatus.SENT, sent_at=m.utcnow(), last_error=None)
+            )
         for row_id, result in results:
-            self._record(session, row_id, result)
+            if not result.accepted:
+                self._record(session, row_id, result)
 
     async def send_due(self) -> int:
         batch: list[tuple[int, bytes, list[str], bool]] = await self.db(self._claim)
@@ -319,6 +329,7 @@ def imap_config(config: Config) -> ImapConfig:
         ca_file=c.ca_file or None,
         use_idle=c.idle,
         poll_interval=c.poll_seconds,
+        linger=c.linger_seconds,
     )
 
 

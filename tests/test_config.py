@@ -48,6 +48,7 @@ def test_every_key_of_the_example_has_a_comment_and_every_setting_is_in_it() -> 
         ("[moderator]\naddress = 'nobody'", "e-mail address"),
         ("[nonsense]\nx = 1", "unknown top-level key"),
         ("[smtp]\nhostname = 'x'", "unknown key 'hostname'"),
+        ("[imap]\nlinger_seconds = -1.0", "linger_seconds must be"),
         ("this is not toml", "not valid TOML"),
     ],
 )

@@ -67,6 +67,10 @@ def test_config_rejects_nonsense() -> None:
         ImapConfig(host="h", port=1, user="u", password="p", processed_folder="INBOX")
     with pytest.raises(ValueError):
         ImapConfig(host="h", port=1, user="u", password="p", tls="starttls")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        ImapConfig(host="h", port=1, user="u", password="p", linger=-1)
+    with pytest.raises(ValueError):
+        ImapConfig(host="h", port=1, user="u", password="p", linger_interval=0)
 
 
 def test_the_mail_stack_is_skipped_not_failed_without_root(monkeypatch: pytest.MonkeyPatch) -> None:
