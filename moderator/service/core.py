@@ -137,34 +137,43 @@ class Moderator:
         return count
 
     def _claim(self, session: Session) -> m.InboundMessage | None:
-        """Lock a game with waiting messages (SKIP LOCKED) and take its oldest one, so the
-        messages of one game are applied in arrival order, one worker at a time."""
-        waiting = (
-            select(m.InboundMessage.id)
-            .where(
-                m.InboundMessage.game_id == m.Game.id,
-                m.InboundMessage.status == m.MessageStatus.NEW,
-            )
-            .exists()
+        """Take the oldest waiting message no other worker holds: its game is locked (SKIP
+        LOCKED) and only that game's oldest message is taken, so the messages of one game
+        are applied in arrival order, one worker at a time, and no game (nor a message
+        that belongs to none) waits behind others that keep receiving mail."""
+        new = m.InboundMessage.status == m.MessageStatus.NEW
+        loose = m.InboundMessage.game_id.is_(None)
+        oldest_loose = session.scalar(select(func.min(m.InboundMessage.id)).where(new, loose))
+        oldest_in_game = session.scalar(select(func.min(m.InboundMessage.id)).where(new, ~loose))
+        if oldest_loose is not None and (oldest_in_game is None or oldest_loose < oldest_in_game):
+            message = self._claim_loose(session)
+            if message is not None:
+                return message
+        first_waiting = (
+            select(func.min(m.InboundMessage.id))
+            .where(m.InboundMessage.game_id == m.Game.id, new)
+            .scalar_subquery()
         )
         game = session.scalars(
             select(m.Game)
-            .where(waiting)
-            .order_by(m.Game.id)
+            .where(first_waiting.is_not(None))
+            .order_by(first_waiting)
             .limit(1)
             .with_for_update(skip_locked=True)
         ).first()
         if game is not None:
             return session.scalars(
                 select(m.InboundMessage)
-                .where(
-                    m.InboundMessage.game_id == game.id,
-                    m.InboundMessage.status == m.MessageStatus.NEW,
-                )
+                .where(m.InboundMessage.game_id == game.id, new)
                 .order_by(m.InboundMessage.id)
                 .limit(1)
                 .with_for_update()
             ).first()
+        return self._claim_loose(session)
+
+    @staticmethod
+    def _claim_loose(session: Session) -> m.InboundMessage | None:
+        """The oldest waiting message that belongs to no game."""
         return session.scalars(
             select(m.InboundMessage)
             .where(

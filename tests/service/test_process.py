@@ -261,3 +261,25 @@ def test_the_reply_cap_stops_error_replies_but_never_acknowledgements(table: Tab
     send(table, order(table, 0, "role settler"))
     assert any("orders received" in s for s in replies_to_anna())  # an accepted order is
     assert state(table)["phase"] == "settler"  # always acknowledged
+
+
+def test_messages_are_taken_oldest_first_whatever_their_game(table: Table) -> None:
+    """A game with a low number that keeps receiving mail must not starve the others,
+    nor mail that belongs to no game."""
+    later_tag, _ = table.admin.new_game(PLAYERS, seed=8)  # a higher game id
+    mods = table.moderator
+    ids = [
+        mods.ingest(
+            letter("x@example.test", "moderator@example.test", "role mayor", subject=f"[{tag}]"),
+            source=m.MessageSource.PIPE,
+        )
+        for tag in (later_tag, "PR-999999", table.tag, later_tag)
+    ]
+    done: list[int | None] = []
+    while mods.process_next("test"):
+        with table.factory.begin() as session:
+            handled = session.scalars(
+                select(m.InboundMessage.id).where(m.InboundMessage.status != m.MessageStatus.NEW)
+            )
+            done += sorted(set(handled) - set(done))
+    assert done == ids
