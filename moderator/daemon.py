@@ -60,21 +60,22 @@ class DbMailboxState:
         return position
 
     async def set(self, mailbox: str, position: MailboxPosition) -> None:
-        def write(session: Session) -> None:
-            row = session.get(m.MailboxState, mailbox)
-            if row is None:
-                session.add(
-                    m.MailboxState(
-                        mailbox=mailbox,
-                        uidvalidity=position.uidvalidity,
-                        last_seen_uid=position.last_uid,
-                    )
-                )
-            else:
-                row.uidvalidity = position.uidvalidity
-                row.last_seen_uid = position.last_uid
+        await self.daemon.db(write_position, mailbox, position)
 
-        await self.daemon.db(write)
+
+def write_position(session: Session, mailbox: str, position: MailboxPosition) -> None:
+    row = session.get(m.MailboxState, mailbox)
+    if row is None:
+        session.add(
+            m.MailboxState(
+                mailbox=mailbox,
+                uidvalidity=position.uidvalidity,
+                last_seen_uid=position.last_uid,
+            )
+        )
+    else:
+        row.uidvalidity = position.uidvalidity
+        row.last_seen_uid = position.last_uid
 
 
 class Daemon:
@@ -136,6 +137,28 @@ class Daemon:
         log.info("stored mailbox=%s uid=%d inbound=%s", mailbox, uid, got)
         # No wake-up for the processor loop: the poller calls committed() next, which
         # processes it at once (a second claim would only find nothing).
+
+    async def store_batch(
+        self, mailbox: str, uidvalidity: int, items: list[tuple[int, bytes]]
+    ) -> None:
+        """IMAP: record a fetched batch and the mailbox position after it, in one commit
+        (before anything else; each message dedupes on Message-ID/bytes/UID)."""
+
+        def run(session: Session) -> None:
+            for uid, raw in items:
+                got = self.moderator.ingest_in(
+                    session,
+                    raw,
+                    source=m.MessageSource.IMAP,
+                    mailbox=mailbox,
+                    uidvalidity=uidvalidity,
+                    uid=uid,
+                )
+                log.info("stored mailbox=%s uid=%d inbound=%s", mailbox, uid, got)
+            write_position(session, mailbox, MailboxPosition(uidvalidity, items[-1][0]))
+
+        await self.db(run)
+        self.counters.stored += len(items)
 
     async def committed(self, mailbox: str, uidvalidity: int, uid: int) -> bool:
         """IMAP: True once this message's row is handled, so the poller may move it to
@@ -300,7 +323,13 @@ class Daemon:
             asyncio.create_task(self.clock(), name="clock"),
         ]
         if imap is not None:
-            self.poller = ImapPoller(imap, DbMailboxState(self), self.store, self.committed)
+            self.poller = ImapPoller(
+                imap,
+                DbMailboxState(self),
+                self.store,
+                self.committed,
+                store_batch=self.store_batch,
+            )
             tasks.append(asyncio.create_task(self.poller.run(), name="imap"))
         elif self.maildir is not None:
             tasks.append(asyncio.create_task(self.read_maildir(), name="maildir"))

@@ -35,6 +35,10 @@ StoreCallback = Callable[[bytes, str, int, int], Awaitable[None]]
 """``store(raw, mailbox, uidvalidity, uid)``: record the raw message durably; raise if you can't."""
 ProcessCallback = Callable[[str, int, int], Awaitable[bool]]
 """``process(mailbox, uidvalidity, uid) -> committed``: True once the message may be moved."""
+StoreBatchCallback = Callable[[str, int, list[tuple[int, bytes]]], Awaitable[None]]
+"""``store_batch(mailbox, uidvalidity, [(uid, raw), ...])`` in UID order: record every message
+and the mailbox position after the last one durably, in one transaction (then the poller
+does not call ``MailboxState.set`` for them)."""
 
 
 @dataclass(frozen=True)
@@ -352,10 +356,12 @@ class ImapPoller:
         process: ProcessCallback | None = None,
         *,
         rng: random.Random | None = None,
+        store_batch: StoreBatchCallback | None = None,
     ) -> None:
         self.config = config
         self._state = state
         self._store = store
+        self._store_batch = store_batch
         self._process = process
         self._rng = rng or random.Random()
         self._stop = asyncio.Event()
@@ -509,17 +515,25 @@ class ImapPoller:
             uids = [u for u in await conn.uid_search(f"UID {last_uid + 1}:*") if u > last_uid]
             if not uids:
                 return count
-            # The whole batch is stored first (each durably, the position advanced after
-            # each), then processed: the processor takes everything stored at once.
-            stored: list[int] = []
-            for uid, raw in await conn.uid_fetch(uids[: self.config.fetch_batch]):
-                if uid <= last_uid:
-                    continue
-                await self._store(raw, mailbox, uidvalidity, uid)
-                last_uid = uid
-                await self._state.set(mailbox, MailboxPosition(uidvalidity, uid))
-                self._last_uid = uid
-                stored.append(uid)
+            # The whole batch is stored first (durably, with the position after it: in one
+            # commit with store_batch, else one message at a time), then processed.
+            fetched = sorted(
+                (
+                    (uid, raw)
+                    for uid, raw in await conn.uid_fetch(uids[: self.config.fetch_batch])
+                    if uid > last_uid
+                ),
+                key=lambda item: item[0],
+            )
+            if fetched and self._store_batch is not None:
+                await self._store_batch(mailbox, uidvalidity, fetched)
+                self._last_uid = last_uid = fetched[-1][0]
+            else:
+                for uid, raw in fetched:
+                    await self._store(raw, mailbox, uidvalidity, uid)
+                    await self._state.set(mailbox, MailboxPosition(uidvalidity, uid))
+                    self._last_uid = last_uid = uid
+            for uid, raw in fetched:
                 log.info(
                     "imap stored mailbox=%s uidvalidity=%d uid=%d bytes=%d",
                     mailbox,
@@ -527,6 +541,7 @@ class ImapPoller:
                     uid,
                     len(raw),
                 )
+            stored = [uid for uid, _ in fetched]
             count += len(stored)
             for uid in stored:
                 await self._run_process(uidvalidity, uid)

@@ -77,23 +77,38 @@ class Moderator:
     ) -> int | None:
         """Record a raw message durably (before anything else); None if already recorded
         (same Message-ID, same bytes, or same mailbox UID)."""
-        env = parse_envelope(raw)
         with self.factory.begin() as session:
-            row = record_inbound(
-                session,
-                raw,
-                source=source,
-                message_id=env.message_id,
-                mailbox=mailbox,
-                uidvalidity=uidvalidity,
-                uid=uid,
-                sender=env.from_address,
+            return self.ingest_in(
+                session, raw, source=source, mailbox=mailbox, uidvalidity=uidvalidity, uid=uid
             )
-            if row is None:
-                return None
-            row.game_id = self._route_game(session, env)
-            session.flush()
-            return row.id
+
+    def ingest_in(
+        self,
+        session: Session,
+        raw: bytes,
+        *,
+        source: m.MessageSource,
+        mailbox: str | None = None,
+        uidvalidity: int | None = None,
+        uid: int | None = None,
+    ) -> int | None:
+        """ingest() in the caller's transaction (a batch of mails in one commit)."""
+        env = parse_envelope(raw)
+        row = record_inbound(
+            session,
+            raw,
+            source=source,
+            message_id=env.message_id,
+            mailbox=mailbox,
+            uidvalidity=uidvalidity,
+            uid=uid,
+            sender=env.from_address,
+        )
+        if row is None:
+            return None
+        row.game_id = self._route_game(session, env)
+        session.flush()
+        return row.id
 
     def _route_game(self, session: Session, env: Envelope) -> int | None:
         """Which game a message belongs to (not yet who sent it): the signed reply
