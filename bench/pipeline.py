@@ -46,8 +46,9 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, make_msgid
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -130,9 +131,14 @@ def machine_busy() -> float:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time so far of a process and its live children, from Linux /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except FileNotFoundError:
+        return 0.0
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(cpu_seconds(int(child)) for child in children)
 
 
 def run_profiled_daemon(config_path: str, out: str) -> int:
@@ -222,6 +228,7 @@ async def raw_smtp_rate(
     watcher = await imap_login(stack, SINK)
     before = await mailbox_count(watcher)
     pending = list(reversed(messages))
+    assert messages, "no mails to send"
 
     async def one_connection() -> None:
         smtp = aiosmtplib.SMTP(
@@ -321,6 +328,27 @@ def handled(engine: Engine, message_ids: list[str]) -> set[str | None]:
                 )
             )
         }
+
+
+MAILDIR_TIME = re.compile(r"^(\d+)\.M(\d+)P")
+MESSAGE_ID = re.compile(rb"^Message-ID:\s*(<[^>]+>)", re.MULTILINE | re.IGNORECASE)
+
+
+def delivery_times(stack: MailStack, user: str) -> dict[str, datetime]:
+    """When Dovecot delivered each message of a user's maildir (all folders), by
+    Message-ID: Dovecot names a maildir file after its delivery time (seconds and
+    microseconds)."""
+    root = stack.directory / "mail" / stack.domain / user / "Maildir"
+    out: dict[str, datetime] = {}
+    for path in root.glob("**/*"):
+        if not path.is_file() or path.parent.name not in ("new", "cur"):
+            continue
+        stamp = MAILDIR_TIME.match(path.name)
+        found = MESSAGE_ID.search(path.read_bytes()[:4096])
+        if stamp and found:
+            seconds = int(stamp.group(1)) + int(stamp.group(2)) / 1e6
+            out[found.group(1).decode()] = datetime.fromtimestamp(seconds, UTC)
+    return out
 
 
 def outbox_busy(engine: Engine) -> int:
@@ -455,6 +483,8 @@ async def sustained(
     by_id = {g.game_id: g for g in games}
     queue: asyncio.Queue[tuple[str, str, str, bytes]] = asyncio.Queue()
     queued_at: dict[str, datetime] = {}
+    game_of: dict[str, int] = {}
+    seen_at: dict[str, datetime] = {}
     accepted_at: dict[str, datetime] = {}
     in_flight: dict[tuple[int, int], str] = {}
     sent = 0
@@ -478,13 +508,17 @@ async def sustained(
     senders = [asyncio.create_task(sender()) for _ in range(connections)]
     cache: dict[int, tuple[int, Game]] = {}
     waiting: list[int] = []
+    laps: list[float] = []
     bots_cpu = time.process_time()
     started = time.monotonic()
     started_wall = m.utcnow()
     try:
         while time.monotonic() - started < seconds:
+            lap = time.monotonic()
             if in_flight:
                 done = handled(engine, list(in_flight.values()))
+                now = m.utcnow()
+                seen_at.update((mid, now) for mid in done if mid is not None)
                 in_flight = {k: v for k, v in in_flight.items() if v not in done}
             waiting.append(len(in_flight))
             active = {
@@ -503,7 +537,9 @@ async def sustained(
                     message_id, to, raw = order_mail(stack, by_id[gid], game, seat)
                     in_flight[(gid, seat)] = message_id
                     queued_at[message_id] = m.utcnow()
+                    game_of[message_id] = gid
                     queue.put_nowait((message_id, stack.address(PLAYERS[seat][1]), to, raw))
+            laps.append(time.monotonic() - lap)
             await asyncio.sleep(0.02)
     finally:
         for task in senders:
@@ -538,7 +574,13 @@ async def sustained(
                 m.OutboxMessage.created_at >= w0, m.OutboxMessage.created_at < w1
             )
         )
-        stages: dict[str, list[float]] = {"queued": [], "stored": [], "processed": []}
+        delivered = delivery_times(stack, "moderator")
+        stages: dict[str, list[float]] = {
+            "queued": [],
+            "delivered": [],
+            "stored": [],
+            "processed": [],
+        }
         for mid, stored_at, done_at in session.execute(
             select(
                 m.InboundMessage.message_id,
@@ -548,8 +590,39 @@ async def sustained(
         ):
             if mid is not None and mid in accepted_at and done_at is not None:
                 stages["queued"].append((accepted_at[mid] - queued_at[mid]).total_seconds())
-                stages["stored"].append((stored_at - accepted_at[mid]).total_seconds())
+                if mid in delivered:
+                    stages["delivered"].append((delivered[mid] - accepted_at[mid]).total_seconds())
+                    stages["stored"].append((stored_at - delivered[mid]).total_seconds())
                 stages["processed"].append((done_at - stored_at).total_seconds())
+        # From an order processed to the game's next order queued by the bots.
+        done_at_of = {
+            mid: done
+            for mid, done in session.execute(
+                select(m.InboundMessage.message_id, m.InboundMessage.processed_at).where(
+                    m.InboundMessage.message_id.in_(list(queued_at))
+                )
+            )
+            if mid is not None and done is not None
+        }
+        by_game: dict[int, list[str]] = {}
+        for mid in sorted(queued_at, key=lambda x: queued_at[x]):
+            by_game.setdefault(game_of[mid], []).append(mid)
+        stages["seen"] = [
+            (seen_at[mid] - done_at_of[mid]).total_seconds()
+            for mid in seen_at
+            if mid in done_at_of and queued_at[mid] >= w0
+        ]
+        stages["total"] = [
+            (seen_at[mid] - queued_at[mid]).total_seconds()
+            for mid in seen_at
+            if queued_at[mid] >= w0
+        ]
+        stages["next order"] = [
+            (queued_at[b] - done_at_of[a]).total_seconds()
+            for mids in by_game.values()
+            for a, b in pairwise(mids)
+            if a in done_at_of and queued_at[b] >= w0
+        ]
         lags = [
             (sent_at - created).total_seconds() if sent_at is not None else 0.0
             for created, sent_at in session.execute(
@@ -560,10 +633,16 @@ async def sustained(
         ]
     return {
         "orders waiting": statistics.mean(waiting) if waiting else 0.0,
+        "bots lap p50": statistics.median(laps) if laps else float("nan"),
+        "bots laps/s": len(laps) / seconds,
         "bots cpu": bots_cpu,
         "outbox lag p50": statistics.median(lags) if lags else float("nan"),
         **{
             f"{name} p50": statistics.median(values) if values else float("nan")
+            for name, values in stages.items()
+        },
+        **{
+            f"{name} mean": statistics.mean(values) if values else float("nan")
             for name, values in stages.items()
         },
         "window": window,
@@ -642,9 +721,16 @@ async def bench(stack: MailStack, args: argparse.Namespace, workdir: Path) -> in
         )
         print(
             f"    orders sent and not yet processed: {result['orders waiting']:.1f} on average;"
-            f" an order waits (p50) {result['queued p50']:.3f} s for the bots' SMTP, then "
-            f"{result['stored p50']:.3f} s until stored, {result['processed p50']:.3f} s "
-            "until processed"
+            " an order waits (p50/mean) "
+            f"{result['queued p50']:.3f}/{result['queued mean']:.3f} s for the bots' SMTP, "
+            f"{result['delivered p50']:.3f}/{result['delivered mean']:.3f} s until Dovecot "
+            f"delivers it, {result['stored p50']:.3f}/{result['stored mean']:.3f} s until the "
+            f"daemon stored it, {result['processed p50']:.3f}/{result['processed mean']:.3f} s "
+            f"until processed, {result['seen p50']:.3f}/{result['seen mean']:.3f} s until the "
+            f"bots see it ({result['total p50']:.3f}/{result['total mean']:.3f} s in all); "
+            f"{result['next order p50']:.3f}/{result['next order mean']:.3f} s from processed "
+            "to the game's next order; the bots look every "
+            f"{1 / result['bots laps/s']:.3f} s (a look takes {result['bots lap p50']:.3f} s)"
         )
         orders = result["orders processed/s"] or float("nan")
         rest = machine - cpu - result["bots cpu"]
@@ -656,6 +742,9 @@ async def bench(stack: MailStack, args: argparse.Namespace, workdir: Path) -> in
             "per mail in or out)"
         )
         await wait_quiet(reader, timeout=120)
+        inbox = stack.directory / "mail" / stack.domain / "moderator" / "Maildir"
+        left = [f for d in ("new", "cur") for f in (inbox / d).iterdir()]
+        print(f"    left unread in the moderator's INBOX: {len(left)}")
     finally:
         daemon.send_signal(signal.SIGTERM)
         try:
@@ -665,16 +754,17 @@ async def bench(stack: MailStack, args: argparse.Namespace, workdir: Path) -> in
             code = daemon.wait()
 
     # (a) last, with the daemon stopped: the servers alone, on the moderator's own mails.
-    mails = sent_mails(reader, args.raw)
+    sample = sent_mails(reader, 500)
+    mails = [sample[n % len(sample)] for n in range(args.raw)]
     machine0, t0 = machine_busy(), time.monotonic()
     raw_accepted, raw_delivered, client = await raw_smtp_rate(stack, mails, args.connections)
     machine = (machine_busy() - machine0) / (time.monotonic() - t0)
     size = statistics.mean(len(x) for x in mails) if mails else 0
     print(
-        f"(a) raw SMTP: {len(mails)} of the moderator's mails (mean {size / 1024:.1f} KiB) "
-        f"again, {args.connections} aiosmtplib connections: {raw_accepted:.0f} msg/s "
-        f"accepted, {raw_delivered:.0f} msg/s delivered; machine CPU {machine:.2f} cores, "
-        f"of which the client {1000 * client:.2f} ms per mail"
+        f"(a) raw SMTP: {len(mails)} of the moderator's mails ({len(sample)} different, mean "
+        f"{size / 1024:.1f} KiB) again, {args.connections} aiosmtplib connections: "
+        f"{raw_accepted:.0f} msg/s accepted, {raw_delivered:.0f} msg/s delivered; "
+        f"machine CPU {machine:.2f} cores, of which the client {1000 * client:.2f} ms per mail"
     )
     p50 = statistics.median(via_poll)
     p50_idle = statistics.median(via_idle)
@@ -713,7 +803,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None and sys.argv[1:2] == ["--profiled-daemon"]:
         return run_profiled_daemon(sys.argv[2], sys.argv[3])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--raw", type=int, default=500, help="messages for the raw SMTP rate")
+    parser.add_argument("--raw", type=int, default=1500, help="messages for the raw SMTP rate")
     parser.add_argument("--orders", type=int, default=40, help="orders for the latency sample")
     parser.add_argument("--games", type=int, default=20, help="games in play for throughput")
     parser.add_argument("--seconds", type=float, default=30.0, help="throughput run length")
