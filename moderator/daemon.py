@@ -105,6 +105,9 @@ class Daemon:
         self.counters = Counters()
         self.poller: ImapPoller | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db")
+        # IMAP messages (mailbox, uidvalidity, uid) stored and waiting for the processor,
+        # to be moved to the processed folder once handled.
+        self._awaiting: set[tuple[str, int, int]] = set()
 
     async def db(self, fn: Any, *args: Any) -> Any:
         def run() -> Any:
@@ -177,9 +180,35 @@ class Daemon:
 
         if await self.db(handled):
             return True  # processed with an earlier message of the same batch
-        await self.process_waiting()
-        result: bool = await self.db(handled)
-        return result
+        # The processor takes it; the poller goes on reading meanwhile (its IMAP round
+        # trips overlap the processing) and moves the message when _report_committed()
+        # says it is done.
+        self._awaiting.add((mailbox, uidvalidity, uid))
+        self.work.set()
+        return False
+
+    async def _report_committed(self) -> None:
+        """Tell the poller which of the messages it stored are handled now."""
+        if not self._awaiting or self.poller is None:
+            return
+        awaiting = list(self._awaiting)
+
+        def handled(session: Session) -> set[tuple[str, int, int]]:
+            rows = session.execute(
+                select(
+                    m.InboundMessage.mailbox, m.InboundMessage.uidvalidity, m.InboundMessage.uid
+                ).where(
+                    m.InboundMessage.uid.in_([uid for _, _, uid in awaiting]),
+                    m.InboundMessage.status != m.MessageStatus.NEW,
+                )
+            )
+            return {(b, v, u) for b, v, u in rows if b is not None and v is not None and u}
+
+        done: set[tuple[str, int, int]] = await self.db(handled)
+        for key in awaiting:
+            if key in done:
+                self._awaiting.discard(key)
+                self.poller.mark_committed(key[1], key[2])
 
     async def read_maildir(self) -> None:
         assert self.maildir is not None
@@ -199,10 +228,16 @@ class Daemon:
 
     async def process_waiting(self) -> int:
         done = 0
-        while await self.call(self.moderator.process_next, "daemon"):
+        loop = asyncio.get_running_loop()
+        reported = loop.time()
+        while not self.stopping.is_set() and await self.call(self.moderator.process_next, "daemon"):
             done += 1
             self.counters.processed += 1
             self.mail.set()
+            if self._awaiting and loop.time() - reported > 0.1:
+                await self._report_committed()
+                reported = loop.time()
+        await self._report_committed()
         return done
 
     async def processor(self) -> None:

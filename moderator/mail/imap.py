@@ -561,9 +561,9 @@ class ImapPoller:
             return
         if committed:
             self._pending_moves.add((uidvalidity, uid))
-        else:
-            log.info(
-                "imap not committed, left in place mailbox=%s uid=%d", self.config.mailbox, uid
+        else:  # moved when the owner calls mark_committed(), or by a later session
+            log.debug(
+                "imap not committed yet, left in place mailbox=%s uid=%d", self.config.mailbox, uid
             )
 
     async def _apply_moves(self, conn: _Connection, uidvalidity: int) -> bool:
