@@ -50,6 +50,10 @@ def key_text(key: DecisionKey) -> str:
     return f"{key.seat}:{key.kind.value}:{rnd}:{pick}"
 
 
+# How many of the oldest waiting messages a worker looks at before it takes any game.
+CLAIM_CANDIDATES = 50
+
+
 class Moderator:
     """Everything the daemon, the CLI and the tests do to games goes through here."""
 
@@ -157,24 +161,50 @@ class Moderator:
         are applied in arrival order, one worker at a time, and no game (nor a message
         that belongs to none) waits behind others that keep receiving mail."""
         new = m.InboundMessage.status == m.MessageStatus.NEW
-        loose = m.InboundMessage.game_id.is_(None)
-        oldest_loose = session.scalar(select(func.min(m.InboundMessage.id)).where(new, loose))
-        oldest_in_game = session.scalar(select(func.min(m.InboundMessage.id)).where(new, ~loose))
-        if oldest_loose is not None and (oldest_in_game is None or oldest_loose < oldest_in_game):
-            message = self._claim_loose(session)
+        # The oldest waiting messages (index on status, id), tried in order; the games
+        # other workers hold are skipped.
+        candidates = session.execute(
+            select(m.InboundMessage.id, m.InboundMessage.game_id)
+            .where(new)
+            .order_by(m.InboundMessage.id)
+            .limit(CLAIM_CANDIDATES)
+        ).all()
+        tried: set[int] = set()
+        for message_id, game_id in candidates:
+            if game_id is None:
+                message = session.scalars(
+                    select(m.InboundMessage)
+                    .where(m.InboundMessage.id == message_id, new)
+                    .with_for_update(skip_locked=True)
+                ).first()
+                if message is not None:
+                    return message
+                continue
+            if game_id in tried:
+                continue
+            tried.add(game_id)
+            game = session.scalars(
+                select(m.Game).where(m.Game.id == game_id).with_for_update(skip_locked=True)
+            ).first()
+            if game is None:
+                continue  # another worker has this game
+            message = session.scalars(
+                select(m.InboundMessage)
+                .where(m.InboundMessage.game_id == game_id, new)
+                .order_by(m.InboundMessage.id)
+                .limit(1)
+                .with_for_update()
+            ).first()
             if message is not None:
                 return message
-        first_waiting = (
-            select(func.min(m.InboundMessage.id))
-            .where(m.InboundMessage.game_id == m.Game.id, new)
-            .scalar_subquery()
+        if len(candidates) < CLAIM_CANDIDATES:
+            return None
+        # Every one of the oldest is held by other workers: any game with waiting mail.
+        waiting = (
+            select(m.InboundMessage.id).where(m.InboundMessage.game_id == m.Game.id, new).exists()
         )
         game = session.scalars(
-            select(m.Game)
-            .where(first_waiting.is_not(None))
-            .order_by(first_waiting)
-            .limit(1)
-            .with_for_update(skip_locked=True)
+            select(m.Game).where(waiting).limit(1).with_for_update(skip_locked=True)
         ).first()
         if game is not None:
             return session.scalars(
