@@ -63,6 +63,19 @@ class DbMailboxState:
         await self.daemon.db(write_position, mailbox, position)
 
 
+def still_waiting(session: Session, keys: list[tuple[str, int, int]]) -> set[tuple[str, int, int]]:
+    """Which of these IMAP messages (mailbox, uidvalidity, uid) are recorded and not yet
+    processed. One not found counts as handled: a duplicate of a message recorded under
+    another UID."""
+    rows = session.execute(
+        select(m.InboundMessage.mailbox, m.InboundMessage.uidvalidity, m.InboundMessage.uid).where(
+            m.InboundMessage.uid.in_([uid for _, _, uid in keys]),
+            m.InboundMessage.status == m.MessageStatus.NEW,
+        )
+    )
+    return set(keys) & {tuple(row) for row in rows}
+
+
 def write_position(session: Session, mailbox: str, position: MailboxPosition) -> None:
     row = session.get(m.MailboxState, mailbox)
     if row is None:
@@ -131,15 +144,7 @@ class Daemon:
 
     async def store(self, raw: bytes, mailbox: str, uidvalidity: int, uid: int) -> None:
         """IMAP: record the raw bytes before anything else (dedupes on Message-ID/UID)."""
-        got = await self.call(
-            lambda: self.moderator.ingest(
-                raw, source=m.MessageSource.IMAP, mailbox=mailbox, uidvalidity=uidvalidity, uid=uid
-            )
-        )
-        self.counters.stored += 1
-        log.info("stored mailbox=%s uid=%d inbound=%s", mailbox, uid, got)
-        # No wake-up for the processor loop: the poller calls committed() next, which
-        # processes it at once (a second claim would only find nothing).
+        await self.store_batch(mailbox, uidvalidity, [(uid, raw)])
 
     async def store_batch(
         self, mailbox: str, uidvalidity: int, items: list[tuple[int, bytes]]
@@ -165,25 +170,13 @@ class Daemon:
 
     async def committed(self, mailbox: str, uidvalidity: int, uid: int) -> bool:
         """IMAP: True once this message's row is handled, so the poller may move it to
-        the processed folder; processes what is waiting when it is not handled yet."""
-
-        def handled(session: Session) -> bool:
-            status = session.scalar(
-                select(m.InboundMessage.status).where(
-                    m.InboundMessage.mailbox == mailbox,
-                    m.InboundMessage.uidvalidity == uidvalidity,
-                    m.InboundMessage.uid == uid,
-                )
-            )
-            # Not found: a duplicate of a message recorded under another UID.
-            return status is None or status is not m.MessageStatus.NEW
-
-        if await self.db(handled):
-            return True  # processed with an earlier message of the same batch
-        # The processor takes it; the poller goes on reading meanwhile (its IMAP round
-        # trips overlap the processing) and moves the message when _report_committed()
-        # says it is done.
-        self._awaiting.add((mailbox, uidvalidity, uid))
+        the processed folder; else the processor is woken for it, and the poller goes on
+        reading meanwhile (its IMAP round trips overlap the processing) and moves it when
+        _report_committed() says it is done."""
+        key = (mailbox, uidvalidity, uid)
+        if key not in await self.db(still_waiting, [key]):
+            return True  # processed with an earlier message, or a duplicate
+        self._awaiting.add(key)
         self.work.set()
         return False
 
@@ -192,21 +185,9 @@ class Daemon:
         if not self._awaiting or self.poller is None:
             return
         awaiting = list(self._awaiting)
-
-        def handled(session: Session) -> set[tuple[str, int, int]]:
-            rows = session.execute(
-                select(
-                    m.InboundMessage.mailbox, m.InboundMessage.uidvalidity, m.InboundMessage.uid
-                ).where(
-                    m.InboundMessage.uid.in_([uid for _, _, uid in awaiting]),
-                    m.InboundMessage.status != m.MessageStatus.NEW,
-                )
-            )
-            return {(b, v, u) for b, v, u in rows if b is not None and v is not None and u}
-
-        done: set[tuple[str, int, int]] = await self.db(handled)
+        waiting: set[tuple[str, int, int]] = await self.db(still_waiting, awaiting)
         for key in awaiting:
-            if key in done:
+            if key not in waiting:
                 self._awaiting.discard(key)
                 self.poller.mark_committed(key[1], key[2])
 
