@@ -188,13 +188,7 @@ class Moderator:
             ).first()
             if game is None:
                 continue  # another worker has this game
-            message = session.scalars(
-                select(m.InboundMessage)
-                .where(m.InboundMessage.game_id == game_id, new)
-                .order_by(m.InboundMessage.id)
-                .limit(1)
-                .with_for_update()
-            ).first()
+            message = self._oldest_of_game(session, game_id)
             if message is not None:
                 return message
         if len(candidates) < CLAIM_CANDIDATES:
@@ -207,14 +201,22 @@ class Moderator:
             select(m.Game).where(waiting).limit(1).with_for_update(skip_locked=True)
         ).first()
         if game is not None:
-            return session.scalars(
-                select(m.InboundMessage)
-                .where(m.InboundMessage.game_id == game.id, new)
-                .order_by(m.InboundMessage.id)
-                .limit(1)
-                .with_for_update()
-            ).first()
+            return self._oldest_of_game(session, game.id)
         return self._claim_loose(session)
+
+    @staticmethod
+    def _oldest_of_game(session: Session, game_id: int) -> m.InboundMessage | None:
+        """The oldest waiting message of a game the caller has locked."""
+        return session.scalars(
+            select(m.InboundMessage)
+            .where(
+                m.InboundMessage.game_id == game_id,
+                m.InboundMessage.status == m.MessageStatus.NEW,
+            )
+            .order_by(m.InboundMessage.id)
+            .limit(1)
+            .with_for_update()
+        ).first()
 
     @staticmethod
     def _claim_loose(session: Session) -> m.InboundMessage | None:
