@@ -141,10 +141,11 @@ def cpu_seconds(pid: int) -> float:
     return own + sum(cpu_seconds(int(child)) for child in children)
 
 
-def run_profiled_daemon(config_path: str, out: str) -> int:
-    """`moderator run` with cProfile on the event-loop thread AND the database thread (a
-    plain `python -m cProfile` sees only the first), and the time each database call
-    waited for that one thread. Writes OUT.loop, OUT.db and OUT.waits."""
+def run_profiled_daemon(config_path: str, out: str, cprofile: bool) -> int:
+    """`moderator run` with, for each kind of database call, the time it waited for the
+    one database thread and the CPU it took there (thread time), written to OUT.waits;
+    with ``cprofile`` also cProfile on the event-loop thread AND the database thread (a
+    plain `python -m cProfile` sees only the first), written to OUT.loop and OUT.db."""
     import concurrent.futures
     import cProfile
     import json
@@ -154,10 +155,13 @@ def run_profiled_daemon(config_path: str, out: str) -> int:
 
     db_profile = cProfile.Profile()
     waits: dict[str, list[float]] = {}
+    cpu: dict[str, float] = {}
 
     class ProfiledPool(concurrent.futures.ThreadPoolExecutor):
         def __init__(self, *a: Any, **k: Any) -> None:
-            super().__init__(*a, initializer=db_profile.enable, **k)
+            if cprofile:
+                k["initializer"] = db_profile.enable
+            super().__init__(*a, **k)
 
         def submit(self, fn: Any, /, *a: Any, **k: Any) -> Any:
             queued = time.perf_counter()
@@ -170,24 +174,35 @@ def run_profiled_daemon(config_path: str, out: str) -> int:
 
             def timed() -> Any:
                 waits.setdefault(label, []).append(time.perf_counter() - queued)
-                return fn(*a, **k)
+                began = time.thread_time()
+                try:
+                    return fn(*a, **k)
+                finally:
+                    cpu[label] = cpu.get(label, 0.0) + time.thread_time() - began
 
             return super().submit(timed)
 
         def shutdown(self, wait: bool = True, **k: Any) -> None:
-            super().submit(db_profile.disable).result()
+            if cprofile:
+                super().submit(db_profile.disable).result()
             super().shutdown(wait, **k)
 
     setattr(daemon_module, "ThreadPoolExecutor", ProfiledPool)  # noqa: B010
     loop_profile = cProfile.Profile()
-    loop_profile.enable()
+    if cprofile:
+        loop_profile.enable()
+    loop_cpu = time.thread_time()
     try:
         code = daemon_module.run_daemon(load(config_path))
     finally:
-        loop_profile.disable()
-        loop_profile.dump_stats(out + ".loop")
-        db_profile.dump_stats(out + ".db")
-        Path(out + ".waits").write_text(json.dumps(waits))
+        loop_cpu = time.thread_time() - loop_cpu
+        if cprofile:
+            loop_profile.disable()
+            loop_profile.dump_stats(out + ".loop")
+            db_profile.dump_stats(out + ".db")
+        Path(out + ".waits").write_text(
+            json.dumps({"waits": waits, "cpu": cpu, "loop cpu": loop_cpu})
+        )
     return code
 
 
@@ -671,8 +686,10 @@ async def bench(stack: MailStack, args: argparse.Namespace, workdir: Path) -> in
 
     profile = workdir / "daemon.prof"
     command = [sys.executable, "-m", "moderator", "run", "--config", str(config_path)]
-    if args.profile:
-        command = [sys.executable, __file__, "--profiled-daemon", str(config_path), str(profile)]
+    if args.profile or args.cpu:
+        mode = "cprofile" if args.profile else "cpu"
+        command = [sys.executable, __file__, "--profiled-daemon", str(config_path)]
+        command += [str(profile), mode]
     log_path = workdir / "daemon.log"
     with open(log_path, "wb") as log_file:
         daemon = subprocess.Popen(
@@ -779,21 +796,40 @@ async def bench(stack: MailStack, args: argparse.Namespace, workdir: Path) -> in
         f"(target <= 1: {'met' if p50 <= 1.0 else 'MISSED'}); seen by IDLE {p50_idle:.2f} s"
     )
     print(f"daemon exit code {code} (log: {log_path})")
-    if args.profile:
-        print_profile(profile, args.profile_lines)
+    if args.profile or args.cpu:
+        with Session(reader) as session:
+            processed = session.scalar(
+                select(func.count(m.InboundMessage.id)).where(
+                    m.InboundMessage.processed_at.is_not(None)
+                )
+            )
+        print_profile(profile, args.profile_lines if args.profile else 0, processed or 0)
     return 0 if code == 0 else 1
 
 
-def print_profile(profile: Path, lines: int) -> None:
+def print_profile(profile: Path, lines: int, orders: int) -> None:
     import json
 
-    waits = json.loads(Path(f"{profile}.waits").read_text())
-    print("\ndaemon: time database calls waited for the one database thread (queueing):")
-    for label, values in sorted(waits.items(), key=lambda kv: -sum(kv[1])):
+    recorded = json.loads(Path(f"{profile}.waits").read_text())
+    waits: dict[str, list[float]] = recorded["waits"]
+    cpu: dict[str, float] = recorded["cpu"]
+    print(
+        f"\ndaemon, whole run ({orders} mails processed): database calls, the time they waited "
+        "for the one database thread (queueing) and the CPU they took there:"
+    )
+    for label, values in sorted(waits.items(), key=lambda kv: -cpu.get(kv[0], 0.0)):
         print(
             f"    {label:<40} {len(values):>6} calls, waited p50 {statistics.median(values):.4f} s"
-            f" max {max(values):.3f} s, total {sum(values):.1f} s"
+            f" max {max(values):.3f} s; CPU {cpu.get(label, 0.0):.1f} s,"
+            f" {1000 * cpu.get(label, 0.0) / max(orders, 1):.2f} ms per mail processed"
         )
+    loop_cpu = recorded["loop cpu"]
+    print(
+        f"    event-loop thread (IMAP, SMTP, the rest): CPU {loop_cpu:.1f} s, "
+        f"{1000 * loop_cpu / max(orders, 1):.2f} ms per mail processed"
+    )
+    if not lines:
+        return
     for part, title in (("db", "database thread"), ("loop", "event-loop thread")):
         print(f"\ndaemon {title} profile ({profile}.{part}), by cumulative time:")
         pstats.Stats(f"{profile}.{part}").sort_stats("cumulative").print_stats(lines)
@@ -801,7 +837,7 @@ def print_profile(profile: Path, lines: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     if argv is None and sys.argv[1:2] == ["--profiled-daemon"]:
-        return run_profiled_daemon(sys.argv[2], sys.argv[3])
+        return run_profiled_daemon(sys.argv[2], sys.argv[3], sys.argv[4] == "cprofile")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--raw", type=int, default=1500, help="messages for the raw SMTP rate")
     parser.add_argument("--orders", type=int, default=40, help="orders for the latency sample")
@@ -811,6 +847,11 @@ def main(argv: list[str] | None = None) -> int:
         "--connections", type=int, default=4, help="SMTP connections: daemon, bots and raw (4)"
     )
     parser.add_argument("--profile", action="store_true", help="run the daemon under cProfile")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="the daemon's CPU per kind of database call, without cProfile's overhead",
+    )
     parser.add_argument("--profile-lines", type=int, default=25)
     args = parser.parse_args(argv)
     started = time.monotonic()
