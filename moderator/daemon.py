@@ -121,6 +121,9 @@ class Daemon:
         # IMAP messages (mailbox, uidvalidity, uid) stored and waiting for the processor,
         # to be moved to the processed folder once handled.
         self._awaiting: set[tuple[str, int, int]] = set()
+        # Stored as new by store_batch and not yet asked about by the poller: waiting for
+        # the processor, without a query to say so.
+        self._fresh: set[tuple[str, int, int]] = set()
 
     async def db(self, fn: Any, *args: Any) -> Any:
         def run() -> Any:
@@ -152,7 +155,8 @@ class Daemon:
         """IMAP: record a fetched batch and the mailbox position after it, in one commit
         (before anything else; each message dedupes on Message-ID/bytes/UID)."""
 
-        def run(session: Session) -> None:
+        def run(session: Session) -> list[tuple[str, int, int]]:
+            fresh = []
             for uid, raw in items:
                 got = self.moderator.ingest_in(
                     session,
@@ -163,9 +167,14 @@ class Daemon:
                     uid=uid,
                 )
                 log.info("stored mailbox=%s uid=%d inbound=%s", mailbox, uid, got)
+                if got is not None:
+                    fresh.append((mailbox, uidvalidity, uid))
             write_position(session, mailbox, MailboxPosition(uidvalidity, items[-1][0]))
+            return fresh
 
-        await self.db(run)
+        fresh: list[tuple[str, int, int]] = await self.db(run)
+        # Only after the commit: a message counts as waiting once it is durably stored.
+        self._fresh.update(fresh)
         self.counters.stored += len(items)
 
     async def committed(self, mailbox: str, uidvalidity: int, uid: int) -> bool:
@@ -174,7 +183,11 @@ class Daemon:
         reading meanwhile (its IMAP round trips overlap the processing) and moves it when
         _report_committed() says it is done."""
         key = (mailbox, uidvalidity, uid)
-        if key not in await self.db(still_waiting, [key]):
+        if key in self._fresh:
+            # Just stored as new: waiting (if the processor has taken it meanwhile,
+            # _report_committed() finds that out).
+            self._fresh.discard(key)
+        elif key not in await self.db(still_waiting, [key]):
             return True  # processed with an earlier message, or a duplicate
         self._awaiting.add(key)
         self.work.set()
