@@ -14,6 +14,7 @@ from email.message import Message
 from email.parser import BytesParser
 from email.policy import Compat32
 from email.utils import getaddresses, parsedate_to_datetime
+from functools import lru_cache
 from html.parser import HTMLParser
 from typing import TypeVar
 
@@ -207,7 +208,20 @@ def parse_envelope(raw: bytes) -> Envelope:
     in ``Envelope.defects`` and the affected fields are left empty. If the
     automatic-mail check itself cannot run, the mail counts as automatic:
     staying silent is the safe side of RFC 3834.
+
+    A mail is parsed when it is stored and again when it is processed, moments
+    later: the envelopes of recent mails of ordinary size are kept (an Envelope
+    is immutable and depends on nothing but the bytes).
     """
+    if len(raw) <= _CACHED_SIZE:
+        return _parse_recent(raw)
+    return _parse_safely(raw)
+
+
+_CACHED_SIZE = 64 * 1024
+
+
+def _parse_safely(raw: bytes) -> Envelope:
     try:
         return _parse(raw)
     except Exception as exc:  # the daemon must never die on a mail
@@ -216,6 +230,9 @@ def parse_envelope(raw: bytes) -> Envelope:
             automatic_reason="unparseable message",
             defects=(f"unparseable message: {type(exc).__name__}",),
         )
+
+
+_parse_recent = lru_cache(maxsize=128)(_parse_safely)
 
 
 _T = TypeVar("_T")
