@@ -217,6 +217,30 @@ def test_wrap_keeps_unbreakable_tokens_whole() -> None:
     assert wrap(f"see {token} here") == f"see\n{token}\nhere"
 
 
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=st.text(alphabet=st.sampled_from(list("ab -\t\n\x00\u00a0é")), max_size=90),
+    width=st.integers(min_value=8, max_value=80),
+    indent=st.sampled_from(["", "  ", "  * ", "    "]),
+    subsequent=st.sampled_from([None, "", "    "]),
+)
+def test_wrap_gives_what_textwrap_gives(
+    text: str, width: int, indent: str, subsequent: str | None
+) -> None:
+    # The one-line short cut in wrap() must not change a single character.
+    import textwrap
+
+    filled = textwrap.fill(
+        text,
+        width=width,
+        initial_indent=indent,
+        subsequent_indent=indent if subsequent is None else subsequent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ).replace("\x00", " ")
+    assert wrap(text, width, indent, subsequent) == filled
+
+
 def test_the_mayor_decision_shows_syntax_and_layout_not_every_layout(
     rendered: dict[str, Rendered],
 ) -> None:

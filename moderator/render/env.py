@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +39,19 @@ def _autoescape(name: str | None) -> bool:
 
 def wrap(text: object, width: int = WIDTH, indent: str = "", subsequent: str | None = None) -> str:
     """Fill prose to ``width`` columns; words longer than a line stay whole."""
+    line = str(text)
+    if (
+        len(indent) + len(line) <= width
+        and line
+        and not line[-1].isspace()
+        and not _BREAKS.search(line)
+    ):
+        # What textwrap.fill gives for text that fits on one line and does not end in
+        # blanks (it drops those), without its cost: most lines of a mail are short.
+        return indent + line.replace(_GLUE, " ")
     rest = indent if subsequent is None else subsequent
     filled = textwrap.fill(
-        str(text),
+        line,
         width=width,
         initial_indent=indent,
         subsequent_indent=rest,
@@ -50,6 +60,9 @@ def wrap(text: object, width: int = WIDTH, indent: str = "", subsequent: str | N
     )
     return filled.replace(_GLUE, " ")
 
+
+# Whitespace textwrap turns into spaces (and so may break at): not for the short cut.
+_BREAKS = re.compile(r"[\t\n\v\f\r]")
 
 # Marks a space the wrap filter must not break at. A control character, so it cannot
 # come from a player: views.printable turns those into spaces.
@@ -136,12 +149,25 @@ def environment() -> Environment:
     return env
 
 
-@lru_cache(maxsize=64)
+# Recently rendered boards by (id of the view, format), with the view itself: an
+# identity check, because hashing a whole BoardView costs a good part of rendering it.
+_BLOCKS: dict[tuple[int, str], tuple[BoardView, str]] = {}
+_BLOCKS_KEPT = 16
+
+
 def board_block(board: BoardView, kind: str) -> str:
-    """The public board rendered once per position and format: after a change every
-    seat's mail shows the same board, so it is rendered once, not once per seat."""
+    """The public board rendered once per change and format: every seat's mail after a
+    change shares one BoardView (views.public_view), rendered once, not once per seat."""
+    key = (id(board), kind)
+    hit = _BLOCKS.get(key)
+    if hit is not None and hit[0] is board:
+        return hit[1]
     module = environment().get_template(f"_macros.{kind}.j2").module
-    return module.board(board)  # type: ignore[attr-defined,no-any-return]
+    block: str = module.board(board)  # type: ignore[attr-defined]
+    if len(_BLOCKS) >= _BLOCKS_KEPT:
+        _BLOCKS.pop(next(iter(_BLOCKS)), None)  # the oldest
+    _BLOCKS[key] = (board, block)
+    return block
 
 
 _BLANKS = re.compile(r"\n{3,}")

@@ -699,6 +699,20 @@ def _seat(
     return seat_view(game, seat, deadline=deadline, time_zone=time_zone, queued=queued)
 
 
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What every seat's mail after a change shows alike: the board and what happened.
+    Built once per change and shared by the seats' mails (`public_view`)."""
+
+    board: BoardView
+    events: tuple[str, ...]
+
+
+def public_view(game: Game, events: Sequence[Event] = ()) -> PublicView:
+    """The board of ``game`` now and ``events`` as sentences."""
+    return PublicView(board_view(game), events_view(events, game.names, game.ship_capacities))
+
+
 def board_mail(
     game: Game,
     tag: str,
@@ -708,13 +722,16 @@ def board_mail(
     deadline: datetime | None = None,
     time_zone: str = "UTC",
     queued: Sequence[QueuedOrder] = (),
+    public: PublicView | None = None,
 ) -> BoardMail:
-    """The board after a change, with what happened and the seat's own part."""
+    """The board after a change, with what happened and the seat's own part (``public``:
+    the board and events already built for another seat's mail of the same change)."""
+    shared = public or public_view(game, events)
     return BoardMail(
         subject=subject(tag, game, "board"),
         tag=printable(tag),
-        board=board_view(game),
-        events=events_view(events, game.names, game.ship_capacities),
+        board=shared.board,
+        events=shared.events,
         seat=_seat(game, seat, deadline, time_zone, queued),
     )
 
@@ -728,13 +745,15 @@ def your_turn_mail(
     deadline: datetime | None = None,
     time_zone: str = "UTC",
     queued: Sequence[QueuedOrder] = (),
+    public: PublicView | None = None,
 ) -> YourTurnMail:
     """``seat`` must decide: the board, the exact orders possible, default, deadline."""
+    shared = public or public_view(game, events)
     return YourTurnMail(
         subject=subject(tag, game, "your turn"),
         tag=printable(tag),
-        board=board_view(game),
-        events=events_view(events, game.names, game.ship_capacities),
+        board=shared.board,
+        events=shared.events,
         seat=seat_view(game, seat, deadline=deadline, time_zone=time_zone, queued=queued),
     )
 
@@ -804,15 +823,21 @@ def game_start_mail(
 
 
 def game_end_mail(
-    game: Game, tag: str, seat: int | None, events: Sequence[Event] = ()
+    game: Game,
+    tag: str,
+    seat: int | None,
+    events: Sequence[Event] = (),
+    *,
+    public: PublicView | None = None,
 ) -> GameEndMail:
     """The final scores with the breakdown, and the final board."""
+    shared = public or public_view(game, events)
     return GameEndMail(
         subject=subject(tag, game, "final scores"),
         tag=printable(tag),
         scores=scores_view(game),
-        board=board_view(game),
-        events=events_view(events, game.names, game.ship_capacities),
+        board=shared.board,
+        events=shared.events,
         name=names_of(game)[seat] if seat is not None else None,
     )
 
@@ -898,6 +923,7 @@ __all__ = [
     "MailView",
     "MayorView",
     "PlayerView",
+    "PublicView",
     "ReminderMail",
     "ReportView",
     "RoleView",
@@ -921,6 +947,7 @@ __all__ = [
     "game_start_mail",
     "goods_text",
     "printable",
+    "public_view",
     "reminder_mail",
     "report_view",
     "scores_view",

@@ -11,6 +11,7 @@ from ..engine import Event, Game
 from ..orders import QueuedOrder, Report, help_text
 from ..orders.commands import HelpCmd, HistoryCmd, ServiceCommand
 from ..render import (
+    PublicView,
     Rendered,
     ack_mail,
     board_mail,
@@ -81,12 +82,14 @@ class Composer:
         seat: m.Seat,
         events: Sequence[Event],
         queued: Sequence[QueuedOrder],
+        public: PublicView | None = None,
     ) -> Rendered:
         """After a change: the final scores, the turn mail for whoever may order now
-        (also ahead of his turn in the trader and captain phases), else the board."""
+        (also ahead of his turn in the trader and captain phases), else the board.
+        ``public``: the board and events of this change, when built already."""
         idx = seat.seat_index
         if game.over:
-            return render(game_end_mail(game, game_row.tag, idx, events))
+            return render(game_end_mail(game, game_row.tag, idx, events, public=public))
         build = your_turn_mail if game.upcoming(idx) else board_mail
         return render(
             build(
@@ -97,6 +100,7 @@ class Composer:
                 deadline=game_row.deadline_at,
                 time_zone=seat.timezone,
                 queued=queued,
+                public=public,
             )
         )
 

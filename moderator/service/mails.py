@@ -14,7 +14,7 @@ from ..engine import Event, Game
 from ..mail.envelope import Envelope
 from ..orders import Report
 from ..orders.commands import BoardCmd, OrdersCmd, ResendCmd, ServiceCommand, StatusCmd
-from ..render import Rendered
+from ..render import Rendered, public_view
 from ..store import models as m
 from .auth import reply_address
 from .compose import Composer
@@ -192,11 +192,11 @@ class Mailer:
         their turn mail, with the orders possible, the default and the deadline."""
         if kept is None:
             kept = kept_orders(session, game_row.id)
+        public = public_view(game, events)  # the same for every seat: built once
         for seat in game_row.active_seats():
             queued = [q for _, q in kept if q.key.seat == seat.seat_index]
-            self._to_seat(
-                session, game_row, seat, self.composer.board(game_row, game, seat, events, queued)
-            )
+            mail = self.composer.board(game_row, game, seat, events, queued, public)
+            self._to_seat(session, game_row, seat, mail)
 
     def reminders(self, session: Session, game_row: m.Game, game: Game, now: datetime) -> None:
         deciding = set(game.deciding())
