@@ -24,7 +24,7 @@ from .service.core import Moderator
 from .service.mails import REPLY_KINDS
 from .store import models as m
 from .store.db import make_engine, make_session_factory
-from .store.queries import claim_due_outbox
+from .store.queries import DueMail, take_due_outbox
 
 log = logging.getLogger("moderator.daemon")
 T = TypeVar("T")
@@ -244,16 +244,11 @@ class Daemon:
 
     # -- sending -------------------------------------------------------------------------
 
-    def _claim(self, session: Session) -> list[tuple[int, bytes, list[str], bool]]:
-        rows = claim_due_outbox(session, now=m.utcnow(), limit=50)
-        out = []
-        for row in rows:
-            # At most once: a mail handed to the server is never handed over again, even
-            # if we die before recording that it was accepted (see docs/architecture.md).
-            row.status = m.OutboxStatus.SENDING
-            row.attempts += 1
-            out.append((row.id, row.raw, list(row.to_addrs), row.kind in REPLY_KINDS))
-        return out
+    def _claim(self, session: Session) -> list[DueMail]:
+        # At most once: a mail handed to the server is never handed over again, even if
+        # we die before recording that it was accepted (they are `sending` from here on;
+        # see docs/architecture.md).
+        return take_due_outbox(session, now=m.utcnow(), limit=50)
 
     def _record(self, session: Session, row_id: int, result: SendResult) -> None:
         row = session.get(m.OutboxMessage, row_id)
@@ -285,15 +280,13 @@ class Daemon:
                 self._record(session, row_id, result)
 
     async def send_due(self) -> int:
-        batch: list[tuple[int, bytes, list[str], bool]] = await self.db(self._claim)
+        batch: list[DueMail] = await self.db(self._claim)
         results: list[tuple[int, SendResult]] = []
 
-        async def send_share(
-            transport: Transport, share: list[tuple[int, bytes, list[str], bool]]
-        ) -> None:
-            for row_id, raw, to, is_reply in share:
+        async def send_share(transport: Transport, share: list[DueMail]) -> None:
+            for row_id, raw, to, kind in share:
                 # RFC 3834 §3.3: automatic responses go out with a null return path.
-                mail_from = "" if is_reply else self.config.moderator.address
+                mail_from = "" if kind in REPLY_KINDS else self.config.moderator.address
                 try:
                     result = await transport.send(raw, mail_from, to)
                 except Exception as exc:  # an unexpected transport failure: retry later

@@ -35,11 +35,11 @@ from moderator.store.models import (
 )
 from moderator.store.passwords import hash_secret, verify_secret
 from moderator.store.queries import (
-    claim_due_outbox,
     claim_next_message,
     lock_game,
     record_inbound,
     sha256_hex,
+    take_due_outbox,
 )
 
 # Cheap scrypt parameters for property tests; the defaults are exercised elsewhere.
@@ -373,7 +373,7 @@ def test_outbox_message_ids_are_unique_and_recipients_round_trip(session: Sessio
     assert commit_fails(session, again)
 
 
-def test_due_outbox_claims_pending_mail_whose_time_has_come(session: Session) -> None:
+def test_due_outbox_takes_pending_mail_whose_time_has_come(session: Session) -> None:
     now = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
 
     def mail(n: int, minutes: int, status: OutboxStatus = OutboxStatus.PENDING) -> OutboxMessage:
@@ -389,8 +389,19 @@ def test_due_outbox_claims_pending_mail_whose_time_has_come(session: Session) ->
         [mail(1, -5), mail(2, -10), mail(3, 5), mail(4, -20, OutboxStatus.SENT), mail(5, 0)]
     )
     session.commit()
-    due = claim_due_outbox(session, now=now)
-    assert [m.message_id for m in due] == ["<2@x>", "<1@x>", "<5@x>"]
+    due = take_due_outbox(session, now=now)
+    session.commit()
+    by_id = {row.id: row for row in session.scalars(select(OutboxMessage))}
+    assert [by_id[mail.id].message_id for mail in due] == ["<2@x>", "<1@x>", "<5@x>"]
+    # Taken: marked sending with one more attempt; the others untouched.
+    assert {row.message_id: (row.status, row.attempts) for row in by_id.values()} == {
+        "<1@x>": (OutboxStatus.SENDING, 1),
+        "<2@x>": (OutboxStatus.SENDING, 1),
+        "<3@x>": (OutboxStatus.PENDING, 0),
+        "<4@x>": (OutboxStatus.SENT, 0),
+        "<5@x>": (OutboxStatus.SENDING, 1),
+    }
+    assert due[0].raw == b"r" and due[0].to_addrs == ["a@x"]
 
 
 def test_audit_entries_keep_their_arguments(session: Session) -> None:

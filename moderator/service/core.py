@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..bots import HeuristicBot
@@ -484,20 +484,24 @@ class Moderator:
         """Append to the log and refresh the snapshot, in the caller's transaction."""
         if not applied.changed:
             return
-        seq = game_row.version
-        for seat, action, actor, text in applied.actions:
-            seq += 1
-            session.add(
-                m.Action(
-                    game_id=game_row.id,
-                    seq=seq,
-                    seat_index=seat,
-                    action_json=json.dumps(action_to(action), sort_keys=True),
-                    order_text=text,
-                    actor=actor,
-                    inbound_message_id=None if message is None else message.id,
-                )
-            )
+        first = game_row.version + 1
+        # Plain INSERTs, all in one statement: the log rows are not read back as objects.
+        session.connection().execute(
+            insert(m.table_of(m.Action)),
+            [
+                {
+                    "game_id": game_row.id,
+                    "seq": seq,
+                    "seat_index": seat,
+                    "action_json": json.dumps(action_to(action), sort_keys=True),
+                    "order_text": text,
+                    "actor": actor,
+                    "inbound_message_id": None if message is None else message.id,
+                }
+                for seq, (seat, action, actor, text) in enumerate(applied.actions, first)
+            ],
+        )
+        seq = first + len(applied.actions) - 1
         game_row.version = seq
         state = game.to_json()
         if game_row.snapshot is None:

@@ -21,6 +21,7 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
     text,
@@ -170,6 +171,14 @@ class Base(DeclarativeBase):
     """Declarative base carrying the shared metadata and naming convention."""
 
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def table_of(model: type[Base]) -> Table:
+    """A model's Core table, for plain INSERTs of rows nothing reads back as objects
+    (the unit of work's bookkeeping costs more than the statement)."""
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
 
 
 class Game(Base):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from typing import NamedTuple
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -96,19 +97,40 @@ def lock_game(session: Session, game_id: int) -> Game | None:
     return session.scalars(statement).first()
 
 
-def claim_due_outbox(
+class DueMail(NamedTuple):
+    """A mail taken for sending: its outbox row id, bytes, recipients and kind."""
+
+    id: int
+    raw: bytes
+    to_addrs: list[str]
+    kind: str
+
+
+def take_due_outbox(
     session: Session, *, now: datetime | None = None, limit: int = 20
-) -> list[OutboxMessage]:
-    """Lock up to ``limit`` pending mails whose ``next_try_at`` has come, oldest first."""
+) -> list[DueMail]:
+    """Take up to ``limit`` pending mails whose ``next_try_at`` has come, oldest first:
+    locked (skipping rows other workers hold) and marked ``sending`` with one more
+    attempt, in the caller's transaction. Plain statements: no objects for the rows'
+    bytes to be loaded into and compared at flush."""
     when = utcnow() if now is None else now
+    o = OutboxMessage
     statement = (
-        select(OutboxMessage)
-        .where(OutboxMessage.status == OutboxStatus.PENDING, OutboxMessage.next_try_at <= when)
-        .order_by(OutboxMessage.next_try_at, OutboxMessage.id)
+        select(o.id, o.raw, o.to_addrs, o.kind)
+        .where(o.status == OutboxStatus.PENDING, o.next_try_at <= when)
+        .order_by(o.next_try_at, o.id)
         .limit(limit)
         .with_for_update(skip_locked=True)
     )
-    return list(session.scalars(statement))
+    due = [DueMail(*row) for row in session.execute(statement)]
+    if due:
+        session.execute(
+            update(o)
+            .where(o.id.in_([mail.id for mail in due]))
+            .values(status=OutboxStatus.SENDING, attempts=o.attempts + 1),
+            execution_options={"synchronize_session": False},
+        )
+    return due
 
 
 def unsent_mail(session: Session) -> int:
