@@ -98,7 +98,7 @@ class Moderator:
     ) -> int | None:
         """ingest() in the caller's transaction (a batch of mails in one commit)."""
         env = parse_envelope(raw)
-        row = record_inbound(
+        return record_inbound(
             session,
             raw,
             source=source,
@@ -107,12 +107,8 @@ class Moderator:
             uidvalidity=uidvalidity,
             uid=uid,
             sender=env.from_address,
+            game_id=self._route_game(session, env),
         )
-        if row is None:
-            return None
-        row.game_id = self._route_game(session, env)
-        session.flush()
-        return row.id
 
     def _route_game(self, session: Session, env: Envelope) -> int | None:
         """Which game a message belongs to (not yet who sent it): the signed reply

@@ -6,7 +6,7 @@ import hashlib
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -17,6 +17,7 @@ from .models import (
     MessageStatus,
     OutboxMessage,
     OutboxStatus,
+    table_of,
     utcnow,
 )
 
@@ -36,32 +37,38 @@ def record_inbound(
     uidvalidity: int | None = None,
     uid: int | None = None,
     sender: str | None = None,
-) -> InboundMessage | None:
-    """Insert a received message as ``new``; None when it was already recorded.
+    game_id: int | None = None,
+) -> int | None:
+    """Insert a received message as ``new``; its id, or None when it was already
+    recorded.
 
     "Already" means the same Message-ID, the same raw bytes, or the same
     mailbox UID. The insert runs in a SAVEPOINT, so a duplicate leaves the
     caller's transaction usable; the unique constraints decide, which keeps
     this correct when two pollers see the same message at once.
     """
-    message = InboundMessage(
-        raw=raw,
-        raw_sha256=sha256_hex(raw),
-        message_id=message_id,
-        source=source,
-        mailbox=mailbox,
-        uidvalidity=uidvalidity,
-        uid=uid,
-        sender=sender,
-        status=MessageStatus.NEW,
-        attempts=0,
-    )
+    row = {
+        "raw": raw,
+        "raw_sha256": sha256_hex(raw),
+        "message_id": message_id,
+        "source": source,
+        "mailbox": mailbox,
+        "uidvalidity": uidvalidity,
+        "uid": uid,
+        "sender": sender,
+        "status": MessageStatus.NEW,
+        "attempts": 0,
+        "game_id": game_id,
+    }
     try:
         with session.begin_nested():
-            session.add(message)
+            # A plain INSERT (see table_of): processing loads the row when it comes to it.
+            result = session.connection().execute(insert(table_of(InboundMessage)), row)
     except IntegrityError:
         return None
-    return message
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
 
 
 def claim_next_message(session: Session) -> InboundMessage | None:
