@@ -132,13 +132,14 @@ class Moderator:
         message that belongs to no game). False when nothing is waiting."""
         try:
             with self.factory.begin() as session:
-                message = self._claim(session)
-                if message is None:
+                claimed = self._claim(session)
+                if claimed is None:
                     return False
+                message, game_row = claimed
                 message.claimed_by = worker
                 message.claimed_at = self.clock()
                 message.attempts += 1
-                self._process(session, message)
+                self._process(session, message, game_row)
                 return True
         except Exception as exc:  # roll back, keep the message and the error aside
             log.exception("processing failed")
@@ -151,11 +152,12 @@ class Moderator:
             count += 1
         return count
 
-    def _claim(self, session: Session) -> m.InboundMessage | None:
+    def _claim(self, session: Session) -> tuple[m.InboundMessage, m.Game | None] | None:
         """Take the oldest waiting message no other worker holds: its game is locked (SKIP
         LOCKED) and only that game's oldest message is taken, so the messages of one game
         are applied in arrival order, one worker at a time, and no game (nor a message
-        that belongs to none) waits behind others that keep receiving mail."""
+        that belongs to none) waits behind others that keep receiving mail. Returns the
+        message and its game, locked for this transaction (None: a message of no game)."""
         new = m.InboundMessage.status == m.MessageStatus.NEW
         # The oldest waiting messages (index on status, id), tried in order; the games
         # other workers hold are skipped.
@@ -174,7 +176,7 @@ class Moderator:
                     .with_for_update(skip_locked=True)
                 ).first()
                 if message is not None:
-                    return message
+                    return message, None
                 continue
             if game_id in tried:
                 continue
@@ -186,7 +188,7 @@ class Moderator:
                 continue  # another worker has this game
             message = self._oldest_of_game(session, game_id)
             if message is not None:
-                return message
+                return message, game
         if len(candidates) < CLAIM_CANDIDATES:
             return None
         # Every one of the oldest is held by other workers: any game with waiting mail.
@@ -197,8 +199,10 @@ class Moderator:
             select(m.Game).where(waiting).limit(1).with_for_update(skip_locked=True)
         ).first()
         if game is not None:
-            return self._oldest_of_game(session, game.id)
-        return self._claim_loose(session)
+            message = self._oldest_of_game(session, game.id)
+            return None if message is None else (message, game)
+        message = self._claim_loose(session)
+        return None if message is None else (message, None)
 
     @staticmethod
     def _oldest_of_game(session: Session, game_id: int) -> m.InboundMessage | None:
@@ -238,14 +242,19 @@ class Moderator:
                 row.status = m.MessageStatus.FAILED
                 row.error = error[-4000:]
 
-    def _process(self, session: Session, message: m.InboundMessage) -> None:
+    def _process(
+        self, session: Session, message: m.InboundMessage, game_row: m.Game | None
+    ) -> None:
         try:
-            self._process_inner(session, message)
+            self._process_inner(session, message, game_row)
         except Exception as exc:
             exc.inbound_id = message.id  # type: ignore[attr-defined]
             raise
 
-    def _process_inner(self, session: Session, message: m.InboundMessage) -> None:
+    def _process_inner(
+        self, session: Session, message: m.InboundMessage, game_row: m.Game | None
+    ) -> None:
+        """``game_row``: the message's game, locked by _claim in this transaction."""
         env = parse_envelope(message.raw)
         now = self.clock()
         message.processed_at = now
@@ -259,13 +268,11 @@ class Moderator:
             message.status = m.MessageStatus.IGNORED
             message.error = "our own mail"
             return
-        if message.game_id is None:
+        if game_row is None:
             message.status = m.MessageStatus.IGNORED
             message.error = "no game"
             self.mailer.unknown_sender(session, env, message)
             return
-        game_row = lock_game(session, message.game_id)
-        assert game_row is not None
         seat = self._authenticate(session, game_row, env, message)
         if seat is None:
             message.status = m.MessageStatus.IGNORED
