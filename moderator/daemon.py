@@ -7,6 +7,7 @@ import contextlib
 import logging
 import signal
 import sys
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ from .store.queries import DueMail, take_due_outbox
 
 log = logging.getLogger("moderator.daemon")
 T = TypeVar("T")
+# How long the processor keeps the database thread per hand-over when mail is waiting.
+PROCESS_SLICE = 0.025
 
 
 class Transport(Protocol):
@@ -121,9 +124,11 @@ class Daemon:
         # IMAP messages (mailbox, uidvalidity, uid) stored and waiting for the processor,
         # to be moved to the processed folder once handled.
         self._awaiting: set[tuple[str, int, int]] = set()
-        # Stored as new by store_batch and not yet asked about by the poller: waiting for
-        # the processor, without a query to say so.
-        self._fresh: set[tuple[str, int, int]] = set()
+        # The inbound row of each IMAP message store_batch stored as new, until the
+        # processor reports it handled: so the poller learns without a query that it is
+        # waiting (committed()) and then that it is done (_handled()).
+        self._row_of: dict[tuple[str, int, int], int] = {}
+        self._key_of: dict[int, tuple[str, int, int]] = {}
 
     async def db(self, fn: Any, *args: Any) -> Any:
         def run() -> Any:
@@ -155,7 +160,7 @@ class Daemon:
         """IMAP: record a fetched batch and the mailbox position after it, in one commit
         (before anything else; each message dedupes on Message-ID/bytes/UID)."""
 
-        def run(session: Session) -> list[tuple[str, int, int]]:
+        def run(session: Session) -> list[tuple[tuple[str, int, int], int]]:
             fresh = []
             for uid, raw in items:
                 got = self.moderator.ingest_in(
@@ -168,30 +173,44 @@ class Daemon:
                 )
                 log.info("stored mailbox=%s uid=%d inbound=%s", mailbox, uid, got)
                 if got is not None:
-                    fresh.append((mailbox, uidvalidity, uid))
+                    fresh.append(((mailbox, uidvalidity, uid), got))
             write_position(session, mailbox, MailboxPosition(uidvalidity, items[-1][0]))
             return fresh
 
-        fresh: list[tuple[str, int, int]] = await self.db(run)
+        fresh: list[tuple[tuple[str, int, int], int]] = await self.db(run)
         # Only after the commit: a message counts as waiting once it is durably stored.
-        self._fresh.update(fresh)
+        for key, row_id in fresh:
+            self._row_of[key] = row_id
+            self._key_of[row_id] = key
         self.counters.stored += len(items)
 
     async def committed(self, mailbox: str, uidvalidity: int, uid: int) -> bool:
         """IMAP: True once this message's row is handled, so the poller may move it to
         the processed folder; else the processor is woken for it, and the poller goes on
         reading meanwhile (its IMAP round trips overlap the processing) and moves it when
-        _report_committed() says it is done."""
+        _handled() or _report_committed() says it is done."""
         key = (mailbox, uidvalidity, uid)
-        if key in self._fresh:
-            # Just stored as new: waiting (if the processor has taken it meanwhile,
-            # _report_committed() finds that out).
-            self._fresh.discard(key)
+        if key in self._row_of:
+            # Stored as new by store_batch: waiting, unless the processor has reported it.
+            if self._row_of[key] not in self._key_of:
+                del self._row_of[key]
+                return True
         elif key not in await self.db(still_waiting, [key]):
             return True  # processed with an earlier message, or a duplicate
         self._awaiting.add(key)
         self.work.set()
         return False
+
+    def _handled(self, row_ids: list[int | None]) -> None:
+        """The processor handled these inbound rows: the poller may move their messages."""
+        for row_id in row_ids:
+            key = None if row_id is None else self._key_of.pop(row_id, None)
+            if key is None or key not in self._awaiting:
+                continue  # not from IMAP, or committed() has not asked yet (it will see)
+            self._awaiting.discard(key)
+            self._row_of.pop(key, None)
+            if self.poller is not None:
+                self.poller.mark_committed(key[1], key[2])
 
     async def _report_committed(self) -> None:
         """Tell the poller which of the messages it stored are handled now."""
@@ -202,6 +221,7 @@ class Daemon:
         for key in awaiting:
             if key not in waiting:
                 self._awaiting.discard(key)
+                self._key_of.pop(self._row_of.pop(key, -1), None)
                 self.poller.mark_committed(key[1], key[2])
 
     async def read_maildir(self) -> None:
@@ -220,15 +240,37 @@ class Daemon:
 
     # -- processing ----------------------------------------------------------------------
 
+    def _process_some(self) -> list[int | None]:
+        """On the database thread: process waiting messages, one transaction each, for up
+        to PROCESS_SLICE seconds (so that one hand-over to the thread serves several
+        orders under load, and the poller and sender still get their turns); the rows
+        handled. Stops after the message in hand once the daemon is stopping."""
+        handled: list[int | None] = []
+        until = time.monotonic() + PROCESS_SLICE
+        while not self.stopping.is_set():
+            done, row_id = self.moderator.process_one("daemon")
+            if not done:
+                break
+            handled.append(row_id)
+            if time.monotonic() >= until:
+                break
+        return handled
+
     async def process_waiting(self) -> int:
         done = 0
         loop = asyncio.get_running_loop()
         reported = loop.time()
-        while not self.stopping.is_set() and await self.call(self.moderator.process_next, "daemon"):
-            done += 1
-            self.counters.processed += 1
+        while not self.stopping.is_set():
+            handled: list[int | None] = await self.call(self._process_some)
+            if not handled:
+                break
+            done += len(handled)
+            self.counters.processed += len(handled)
             self.mail.set()
-            if self._awaiting and loop.time() - reported > 0.1:
+            self._handled(handled)
+            # Messages handled elsewhere (another worker, `moderator process`) are found
+            # by asking the database, now and then.
+            if self._awaiting and loop.time() - reported > 1.0:
                 await self._report_committed()
                 reported = loop.time()
         await self._report_committed()

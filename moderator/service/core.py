@@ -130,21 +130,28 @@ class Moderator:
     def process_next(self, worker: str = "worker") -> bool:
         """Process the oldest waiting message of one game no other worker holds (or one
         message that belongs to no game). False when nothing is waiting."""
+        return self.process_one(worker)[0]
+
+    def process_one(self, worker: str = "worker") -> tuple[bool, int | None]:
+        """process_next(), and which message it handled: (False, None) when nothing is
+        waiting, else (True, the message's id; None if processing failed before one was
+        taken)."""
         try:
             with self.factory.begin() as session:
                 claimed = self._claim(session)
                 if claimed is None:
-                    return False
+                    return False, None
                 message, game_row = claimed
                 message.claimed_by = worker
                 message.claimed_at = self.clock()
                 message.attempts += 1
                 self._process(session, message, game_row)
-                return True
+                return True, message.id
         except Exception as exc:  # roll back, keep the message and the error aside
             log.exception("processing failed")
-            self._fail(message_id=getattr(exc, "inbound_id", None), error=traceback.format_exc())
-            return True
+            failed: int | None = getattr(exc, "inbound_id", None)
+            self._fail(message_id=failed, error=traceback.format_exc())
+            return True, failed
 
     def process_all(self, worker: str = "worker") -> int:
         count = 0
