@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import func, insert, select, update
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, joinedload, sessionmaker
 
 from ..bots import HeuristicBot
 from ..config import Config
@@ -188,9 +188,17 @@ class Moderator:
             if game_id in tried:
                 continue
             tried.add(game_id)
-            game = session.scalars(
-                select(m.Game).where(m.Game.id == game_id).with_for_update(skip_locked=True)
-            ).first()
+            # With its seats and snapshot, which processing needs (one query, not three).
+            game = (
+                session.scalars(
+                    select(m.Game)
+                    .where(m.Game.id == game_id)
+                    .options(joinedload(m.Game.seats), joinedload(m.Game.snapshot))
+                    .with_for_update(of=m.Game, skip_locked=True)
+                )
+                .unique()
+                .first()
+            )
             if game is None:
                 continue  # another worker has this game
             message = self._oldest_of_game(session, game_id)
