@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session, joinedload, sessionmaker
 
 from ..bots import HeuristicBot
@@ -52,6 +52,23 @@ def key_text(key: DecisionKey) -> str:
 
 # How many of the oldest waiting messages a worker looks at before it takes any game.
 CLAIM_CANDIDATES = 50
+
+# Statements of every message, built once (building a statement costs more than running
+# it from SQLAlchemy's compiled cache).
+_CANDIDATES = (
+    select(m.InboundMessage.id, m.InboundMessage.game_id)
+    .where(m.InboundMessage.status == m.MessageStatus.NEW)
+    .order_by(m.InboundMessage.id)
+    .limit(CLAIM_CANDIDATES)
+)
+_GAME_BY_TAG = select(m.Game.id).where(m.Game.tag == bindparam("tag"))
+# The game with its seats and snapshot, which processing needs (one query, not three).
+_LOCK_GAME = (
+    select(m.Game)
+    .where(m.Game.id == bindparam("game_id"))
+    .options(joinedload(m.Game.seats), joinedload(m.Game.snapshot))
+    .with_for_update(of=m.Game, skip_locked=True)
+)
 
 
 class Moderator:
@@ -123,7 +140,7 @@ class Moderator:
             tag = subject_tag(env.subject)
         if tag is None:
             return None
-        return session.scalar(select(m.Game.id).where(m.Game.tag == tag))
+        return session.scalar(_GAME_BY_TAG, {"tag": tag})
 
     # -- processing ----------------------------------------------------------------
 
@@ -168,12 +185,7 @@ class Moderator:
         new = m.InboundMessage.status == m.MessageStatus.NEW
         # The oldest waiting messages (index on status, id), tried in order; the games
         # other workers hold are skipped.
-        candidates = session.execute(
-            select(m.InboundMessage.id, m.InboundMessage.game_id)
-            .where(new)
-            .order_by(m.InboundMessage.id)
-            .limit(CLAIM_CANDIDATES)
-        ).all()
+        candidates = session.execute(_CANDIDATES).all()
         tried: set[int] = set()
         for message_id, game_id in candidates:
             if game_id is None:
@@ -188,20 +200,14 @@ class Moderator:
             if game_id in tried:
                 continue
             tried.add(game_id)
-            # With its seats and snapshot, which processing needs (one query, not three).
-            game = (
-                session.scalars(
-                    select(m.Game)
-                    .where(m.Game.id == game_id)
-                    .options(joinedload(m.Game.seats), joinedload(m.Game.snapshot))
-                    .with_for_update(of=m.Game, skip_locked=True)
-                )
-                .unique()
-                .first()
-            )
+            game = session.scalars(_LOCK_GAME, {"game_id": game_id}).unique().first()
             if game is None:
                 continue  # another worker has this game
-            message = self._oldest_of_game(session, game_id)
+            # The first candidate of a game is its oldest waiting message, unless another
+            # worker processed it before we had the lock.
+            message = session.get(m.InboundMessage, message_id, with_for_update=True)
+            if message is None or message.status is not m.MessageStatus.NEW:
+                message = self._oldest_of_game(session, game_id)
             if message is not None:
                 return message, game
         if len(candidates) < CLAIM_CANDIDATES:
@@ -454,7 +460,8 @@ class Moderator:
                     inbound_message_id=message.id,
                 )
             )
-        session.flush()
+        if report.queued:
+            session.flush()
 
     def _advance(self, session: Session, game_row: m.Game, game: Game, applied: Applied) -> Kept:
         """Apply forced decisions and kept orders until someone must be asked; the kept

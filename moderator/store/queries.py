@@ -6,7 +6,7 @@ import hashlib
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -121,23 +121,29 @@ def take_due_outbox(
     attempt, in the caller's transaction. Plain statements: no objects for the rows'
     bytes to be loaded into and compared at flush."""
     when = utcnow() if now is None else now
-    o = OutboxMessage
-    statement = (
-        select(o.id, o.raw, o.to_addrs, o.kind)
-        .where(o.status == OutboxStatus.PENDING, o.next_try_at <= when)
-        .order_by(o.next_try_at, o.id)
-        .limit(limit)
-        .with_for_update(skip_locked=True)
-    )
-    due = [DueMail(*row) for row in session.execute(statement)]
+    due = [DueMail(*row) for row in session.execute(_DUE, {"now": when, "limit": limit})]
     if due:
-        session.execute(
-            update(o)
-            .where(o.id.in_([mail.id for mail in due]))
-            .values(status=OutboxStatus.SENDING, attempts=o.attempts + 1),
-            execution_options={"synchronize_session": False},
-        )
+        session.execute(_TAKE, {"ids": [mail.id for mail in due]}, execution_options=_NO_SYNC)
     return due
+
+
+# The sender's statements, built once (it runs them for every few mails).
+_DUE = (
+    select(OutboxMessage.id, OutboxMessage.raw, OutboxMessage.to_addrs, OutboxMessage.kind)
+    .where(
+        OutboxMessage.status == OutboxStatus.PENDING,
+        OutboxMessage.next_try_at <= bindparam("now"),
+    )
+    .order_by(OutboxMessage.next_try_at, OutboxMessage.id)
+    .limit(bindparam("limit"))
+    .with_for_update(skip_locked=True)
+)
+_TAKE = (
+    update(OutboxMessage)
+    .where(OutboxMessage.id.in_(bindparam("ids", expanding=True)))
+    .values(status=OutboxStatus.SENDING, attempts=OutboxMessage.attempts + 1)
+)
+_NO_SYNC = {"synchronize_session": False}
 
 
 def unsent_mail(session: Session) -> int:
