@@ -6,8 +6,9 @@ import hashlib
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import bindparam, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import bindparam, func, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from .models import (
@@ -43,9 +44,9 @@ def record_inbound(
     recorded.
 
     "Already" means the same Message-ID, the same raw bytes, or the same
-    mailbox UID. The insert runs in a SAVEPOINT, so a duplicate leaves the
-    caller's transaction usable; the unique constraints decide, which keeps
-    this correct when two pollers see the same message at once.
+    mailbox UID. The unique constraints decide, which keeps this correct when
+    two pollers see the same message at once (INSERT ... ON CONFLICT DO NOTHING:
+    a duplicate leaves the caller's transaction usable).
     """
     row = {
         "raw": raw,
@@ -60,15 +61,24 @@ def record_inbound(
         "attempts": 0,
         "game_id": game_id,
     }
-    try:
-        with session.begin_nested():
-            # A plain INSERT (see table_of): processing loads the row when it comes to it.
-            result = session.connection().execute(insert(table_of(InboundMessage)), row)
-    except IntegrityError:
-        return None
-    key = result.inserted_primary_key
-    assert key is not None
-    return int(key[0])
+    # A plain INSERT (see table_of): processing loads the row when it comes to it.
+    connection = session.connection()
+    unless_recorded = _INSERT_UNLESS_RECORDED.get(connection.dialect.name)
+    if unless_recorded is None:
+        name = connection.dialect.name
+        raise NotImplementedError(f"the store runs on SQLite or PostgreSQL, not {name}")
+    new_id = connection.execute(unless_recorded, row).scalar()
+    return None if new_id is None else int(new_id)
+
+
+_INSERT_UNLESS_RECORDED = {
+    "sqlite": sqlite_insert(table_of(InboundMessage))
+    .on_conflict_do_nothing()
+    .returning(table_of(InboundMessage).c.id),
+    "postgresql": postgresql_insert(table_of(InboundMessage))
+    .on_conflict_do_nothing()
+    .returning(table_of(InboundMessage).c.id),
+}
 
 
 def claim_next_message(session: Session) -> InboundMessage | None:
