@@ -6,11 +6,12 @@ directory, IMAP IDLE in, SMTP out), then measures:
 
 (a) the raw SMTP rate of the servers: the moderator's own outgoing mails (the
     same bytes, so the same sizes and mix of board, turn and acknowledgement
-    mails), sent again by aiosmtplib over as many connections as the daemon
-    uses to one mailbox, until all are delivered. Measured twice, bracketing
-    (c): before it (the mails of (b), the daemon idle) and after it (the mails
-    of (c), the daemon stopped); (c) is compared with the mean, because this
-    machine's speed drifts by up to a fifth within minutes;
+    mails), sent again by aiosmtplib to one mailbox until all are delivered,
+    over 1, 2, 4 and 8 connections: the best of these is the servers' rate,
+    whatever number the daemon uses (--connections, 8). Measured twice,
+    bracketing (c): before it (the mails of (b), the daemon idle) and after it
+    (the mails of (c), the daemon stopped); (c) is compared with the mean,
+    because this machine's speed drifts by up to a fifth within minutes;
 (b) order -> reply latency: one order at a time in a quiet system, from the
     moment Postfix accepted the order to the moment the reply is in the
     player's mailbox, seen two ways: by IDLE on the player's mailbox (what a
@@ -38,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import os
 import pstats
 import re
@@ -78,7 +80,11 @@ from moderator.store.queries import unsent_mail  # noqa: E402
 
 PLAYERS = (("Alice", "alice"), ("Bob", "bob"), ("Carol", "carol"), ("Dave", "dave"))
 SECRET = "pipeline-bench-secret-0123456789"
-SINK = "sink"
+RAW_CONNECTIONS = (1, 2, 4, 8)  # the raw rate is the best of these
+_SINK_USED = itertools.count()
+# One empty mailbox for every raw run (warm-ups included): delivery into a mailbox of
+# thousands of mails costs Dovecot more than into a small one.
+SINKS = tuple(f"sink{n}" for n in range(2 * (len(RAW_CONNECTIONS) + 1)))
 EXISTS = re.compile(rb"^(\d+) EXISTS$")
 
 
@@ -241,8 +247,10 @@ async def raw_smtp_rate(
     stack: MailStack, messages: list[bytes], connections: int
 ) -> tuple[float, float, float]:
     """Messages per second (accepted by Postfix, delivered into the mailbox), and the
-    client's CPU seconds per message (aiosmtplib's own cost)."""
-    watcher = await imap_login(stack, SINK)
+    client's CPU seconds per message (aiosmtplib's own cost). Each call delivers to a
+    mailbox of its own, empty until then."""
+    sink = SINKS[next(_SINK_USED)]
+    watcher = await imap_login(stack, sink)
     before = await mailbox_count(watcher)
     pending = list(reversed(messages))
     assert messages, "no mails to send"
@@ -253,7 +261,7 @@ async def raw_smtp_rate(
         )
         await smtp.connect()
         while pending:
-            await smtp.sendmail("moderator@example.test", [f"{SINK}@example.test"], pending.pop())
+            await smtp.sendmail("moderator@example.test", [stack.address(sink)], pending.pop())
         await smtp.quit()
 
     started, cpu = time.perf_counter(), time.process_time()
@@ -271,22 +279,29 @@ async def raw_smtp_rate(
 
 
 async def raw_phase(stack: MailStack, reader: Engine, args: argparse.Namespace, when: str) -> float:
-    """(a): the moderator's latest mails sent again; prints and returns delivered/s."""
+    """(a): the moderator's latest mails sent again over 1, 2, 4 and 8 connections; prints
+    each and returns the best delivered/s (the servers' rate, whatever the daemon uses)."""
     sample = sent_mails(reader, 500)
     mails = [sample[n % len(sample)] for n in range(args.raw)]
-    # Warm-up, not counted: Postfix and Dovecot start their delivery processes on demand.
-    await raw_smtp_rate(stack, mails[:300], args.connections)
-    machine0, t0 = machine_busy(), time.monotonic()
-    accepted, delivered, client = await raw_smtp_rate(stack, mails, args.connections)
-    machine = (machine_busy() - machine0) / (time.monotonic() - t0)
     size = statistics.mean(len(x) for x in mails) if mails else 0
+    # Warm-up, not counted: Postfix and Dovecot start their delivery processes on demand.
+    await raw_smtp_rate(stack, mails[:300], 4)
     print(
         f"(a) raw SMTP {when}: {len(mails)} of the moderator's mails ({len(sample)} "
-        f"different, mean {size / 1024:.1f} KiB) again, {args.connections} aiosmtplib "
-        f"connections: {accepted:.0f} msg/s accepted, {delivered:.0f} msg/s delivered; "
-        f"machine CPU {machine:.2f} cores, of which the client {1000 * client:.2f} ms per mail"
+        f"different, mean {size / 1024:.1f} KiB) again, by aiosmtplib:"
     )
-    return delivered
+    best = 0.0
+    for connections in RAW_CONNECTIONS:
+        machine0, t0 = machine_busy(), time.monotonic()
+        accepted, delivered, client = await raw_smtp_rate(stack, mails, connections)
+        machine = (machine_busy() - machine0) / (time.monotonic() - t0)
+        print(
+            f"    {connections} connection{'s' if connections > 1 else ''}: {accepted:.0f} msg/s"
+            f" accepted, {delivered:.0f} msg/s delivered; machine CPU {machine:.2f} cores, of"
+            f" which the client {1000 * client:.2f} ms per mail"
+        )
+        best = max(best, delivered)
+    return best
 
 
 # -- orders --------------------------------------------------------------------------------
@@ -806,8 +821,8 @@ async def bench(stack: MailStack, args: argparse.Namespace, workdir: Path) -> in
     print(
         f"    outgoing mails/s / raw SMTP rate = {result['mails sent/s']:.1f} / "
         f"{raw_delivered:.0f} = {ratio:.2f} (target >= 0.5: {'met' if ratio >= 0.5 else 'MISSED'})"
-        f"; the raw rate is the mean of the runs before and after (c), {raw_before:.0f} and "
-        f"{raw_after:.0f}"
+        f"; the raw rate is the mean of the best runs before and after (c), {raw_before:.0f} "
+        f"and {raw_after:.0f}"
     )
     print(
         f"    order -> reply in the mailbox, p50 {p50:.2f} s / 1.0 s = {p50:.2f} "
@@ -862,7 +877,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20, help="games in play for throughput")
     parser.add_argument("--seconds", type=float, default=30.0, help="throughput run length")
     parser.add_argument(
-        "--connections", type=int, default=4, help="SMTP connections: daemon, bots and raw (4)"
+        "--connections", type=int, default=8, help="the daemon's SMTP connections (8)"
     )
     parser.add_argument("--profile", action="store_true", help="run the daemon under cProfile")
     parser.add_argument(
@@ -874,7 +889,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="pipeline-bench-"))  # kept: the daemon's log
-    with running(extra_users=(SINK,)) as stack:
+    with running(extra_users=SINKS) as stack:
         code = asyncio.run(bench(stack, args, workdir))
     print(f"total {time.monotonic() - started:.1f} s")
     return code
