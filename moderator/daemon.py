@@ -268,6 +268,8 @@ class Daemon:
             self.counters.processed += len(handled)
             self.mail.set()
             self._handled(handled)
+            if all(row_id is None for row_id in handled):
+                break  # failing before it could take a message: retry after a pause
             # Messages handled elsewhere (another worker, `moderator process`) are found
             # by asking the database, now and then.
             if self._awaiting and loop.time() - reported > 1.0:
