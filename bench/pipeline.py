@@ -428,6 +428,15 @@ def snapshots(engine: Engine, ids: list[int]) -> dict[int, tuple[int, str, m.Gam
     return {gid: (seq, state, status) for gid, seq, state, status in rows}
 
 
+def stored_waiting(engine: Engine) -> int:
+    """Messages the daemon has stored and not yet processed."""
+    with engine.connect() as conn:
+        query = select(func.count(m.InboundMessage.id)).where(
+            m.InboundMessage.status == m.MessageStatus.NEW
+        )
+        return conn.execute(query).scalar_one()
+
+
 def positions(engine: Engine, ids: list[int]) -> dict[int, tuple[int, m.GameStatus]]:
     """Each game's snapshot number and status: cheap to poll (no state, no ORM)."""
     with engine.connect() as conn:
@@ -627,6 +636,7 @@ async def sustained(
     senders = [asyncio.create_task(sender()) for _ in range(connections)]
     cache: dict[int, tuple[int, Game]] = {}
     waiting: list[int] = []
+    backlog: list[int] = []
     laps: list[float] = []
     bots_cpu = time.process_time()
     started = time.monotonic()
@@ -640,6 +650,7 @@ async def sustained(
                 seen_at.update((mid, now) for mid in done if mid is not None)
                 in_flight = {k: v for k, v in in_flight.items() if v not in done}
             waiting.append(len(in_flight))
+            backlog.append(stored_waiting(engine))
             active = {
                 gid: seq
                 for gid, (seq, status) in positions(engine, list(by_id)).items()
@@ -755,6 +766,8 @@ async def sustained(
         ]
     return {
         "orders waiting": statistics.mean(waiting) if waiting else 0.0,
+        "stored waiting": statistics.mean(backlog) if backlog else 0.0,
+        "stored idle": sum(1 for n in backlog if n == 0) / max(1, len(backlog)),
         "bots lap p50": statistics.median(laps) if laps else float("nan"),
         "bots laps/s": len(laps) / seconds,
         "bots cpu": bots_cpu,
@@ -791,7 +804,9 @@ def print_sustained(
         f"made and accepted by Postfix; the bots sent {result['orders sent']:.0f} orders"
     )
     print(
-        f"    orders sent and not yet processed: {result['orders waiting']:.1f} on average;"
+        f"    orders sent and not yet processed: {result['orders waiting']:.1f} on average, of"
+        f" which stored by the daemon {result['stored waiting']:.1f} (none at"
+        f" {100 * result['stored idle']:.0f}% of the bots' looks);"
         " an order waits (p50/mean) "
         f"{result['queued p50']:.3f}/{result['queued mean']:.3f} s for the bots' SMTP, "
         f"{result['delivered p50']:.3f}/{result['delivered mean']:.3f} s until Dovecot "
