@@ -69,6 +69,7 @@ _LOCK_GAME = (
     .options(joinedload(m.Game.seats), joinedload(m.Game.snapshot))
     .with_for_update(of=m.Game, skip_locked=True)
 )
+_INSERT_ACTIONS = insert(m.table_of(m.Action))
 
 
 class Moderator:
@@ -512,7 +513,7 @@ class Moderator:
         first = game_row.version + 1
         # Plain INSERTs, all in one statement: the log rows are not read back as objects.
         session.connection().execute(
-            insert(m.table_of(m.Action)),
+            _INSERT_ACTIONS,
             [
                 {
                     "game_id": game_row.id,

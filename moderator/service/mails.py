@@ -28,6 +28,8 @@ REPLY_KINDS = ("ack", "error", "service", "notice", "auth_failed", "unknown_send
 # The per-sender cap guards against mail loops and abuse, which yield rejected mail:
 # the acknowledgement of an accepted order is bounded by the game itself.
 CAPPED_KINDS = tuple(k for k in REPLY_KINDS if k != "ack")
+# A plain INSERT (see table_of), built once: every mail of every order goes through it.
+_INSERT_OUTBOX = insert(m.table_of(m.OutboxMessage))
 
 
 class Mailer:
@@ -60,6 +62,24 @@ class Mailer:
         env: Envelope | None = None,
         auto: str = "auto-generated",
     ) -> None:
+        row = self._row(
+            mail, to, game_row=game_row, reply_to=reply_to, message=message, env=env, auto=auto
+        )
+        session.connection().execute(_INSERT_OUTBOX, row)
+
+    def _row(
+        self,
+        mail: Rendered,
+        to: str,
+        *,
+        game_row: m.Game | None,
+        reply_to: str | None,
+        message: m.InboundMessage | None = None,
+        env: Envelope | None = None,
+        auto: str = "auto-generated",
+    ) -> dict[str, object]:
+        """The outbox row of one mail, built and ready to send; the row is read back only
+        by the sender."""
         # Replies thread on the player's message; everything else on the game's thread.
         root = self.thread_root(game_row)
         if env is not None and env.message_id:
@@ -76,22 +96,18 @@ class Mailer:
             references=references,
             auto_submitted=auto,
         )
-        # A plain INSERT (see table_of): the row is read back only by the sender.
-        session.connection().execute(
-            insert(m.table_of(m.OutboxMessage)),
-            {
-                "game_id": None if game_row is None else game_row.id,
-                "inbound_message_id": None if message is None else message.id,
-                "to_addrs": [to],
-                "recipient": to.lower(),
-                "kind": mail.kind,
-                "raw": raw,
-                "message_id": message_id,
-                "in_reply_to": in_reply_to,
-                "status": m.OutboxStatus.PENDING,
-                "next_try_at": m.utcnow(),
-            },
-        )
+        return {
+            "game_id": None if game_row is None else game_row.id,
+            "inbound_message_id": None if message is None else message.id,
+            "to_addrs": [to],
+            "recipient": to.lower(),
+            "kind": mail.kind,
+            "raw": raw,
+            "message_id": message_id,
+            "in_reply_to": in_reply_to,
+            "status": m.OutboxStatus.PENDING,
+            "next_try_at": m.utcnow(),
+        }
 
     def thread_root(self, game_row: m.Game | None) -> str | None:
         """A fixed Message-ID per game that every mail of the game refers to, so mail
@@ -126,8 +142,11 @@ class Mailer:
 
     def _to_seat(self, session: Session, game_row: m.Game, seat: m.Seat, mail: Rendered) -> None:
         """A mail to a seat's own address, with the seat's signed reply address."""
-        self._queue(
-            session, mail, seat.address, game_row=game_row, reply_to=self._reply_to(game_row, seat)
+        session.connection().execute(_INSERT_OUTBOX, self._seat_row(game_row, seat, mail))
+
+    def _seat_row(self, game_row: m.Game, seat: m.Seat, mail: Rendered) -> dict[str, object]:
+        return self._row(
+            mail, seat.address, game_row=game_row, reply_to=self._reply_to(game_row, seat)
         )
 
     def _answer(
@@ -195,10 +214,13 @@ class Mailer:
         if kept is None:
             kept = kept_orders(session, game_row.id)
         public = public_view(game, events)  # the same for every seat: built once
+        rows = []
         for seat in game_row.active_seats():
             queued = [q for _, q in kept if q.key.seat == seat.seat_index]
             mail = self.composer.board(game_row, game, seat, events, queued, public)
-            self._to_seat(session, game_row, seat, mail)
+            rows.append(self._seat_row(game_row, seat, mail))
+        if rows:  # one INSERT for all the seats' mails
+            session.connection().execute(_INSERT_OUTBOX, rows)
 
     def reminders(self, session: Session, game_row: m.Game, game: Game, now: datetime) -> None:
         deciding = set(game.deciding())

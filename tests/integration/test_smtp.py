@@ -100,6 +100,23 @@ async def test_unknown_recipient_is_a_permanent_failure(mailstack: MailStack) ->
         assert sender.connections == 1
 
 
+async def test_a_mail_over_the_size_limit_is_refused_before_its_data(
+    mailstack: MailStack,
+) -> None:
+    """The sender announces SIZE (RFC 1870): Postfix (message_size_limit 10,240,000)
+    refuses the mail at MAIL FROM, permanently, and the connection carries on."""
+    cfg = SmtpConfig(host=mailstack.host, port=mailstack.ports.smtp, security="plain")
+    big = message("too big") + b"x" * 998 + b"\r\n"
+    big += (b"y" * 998 + b"\r\n") * 10_300
+    async with SmtpSender(cfg) as sender:
+        result = await sender.send(big, FROM, ["carol@example.test"])
+        assert result.status is SendStatus.PERMANENT
+        assert result.code == 552
+        assert "size" in result.reason.lower()
+        assert (await sender.send(message("small"), FROM, ["carol@example.test"])).accepted
+        assert sender.connections == 1
+
+
 async def test_some_recipients_refused_is_still_accepted(mailstack: MailStack) -> None:
     cfg = SmtpConfig(host=mailstack.host, port=mailstack.ports.smtp, security="plain")
     async with SmtpSender(cfg) as sender:
