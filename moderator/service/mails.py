@@ -50,22 +50,10 @@ class Mailer:
             seat.mac_key_id,
         )
 
-    def _queue(
-        self,
-        session: Session,
-        mail: Rendered,
-        to: str,
-        *,
-        game_row: m.Game | None,
-        reply_to: str | None,
-        message: m.InboundMessage | None = None,
-        env: Envelope | None = None,
-        auto: str = "auto-generated",
-    ) -> None:
-        row = self._row(
-            mail, to, game_row=game_row, reply_to=reply_to, message=message, env=env, auto=auto
-        )
-        session.connection().execute(_INSERT_OUTBOX, row)
+    @staticmethod
+    def _queue(session: Session, rows: dict[str, object] | list[dict[str, object]]) -> None:
+        """Into the outbox (sent after the commit): one row, or several in one INSERT."""
+        session.connection().execute(_INSERT_OUTBOX, rows)
 
     def _row(
         self,
@@ -142,7 +130,7 @@ class Mailer:
 
     def _to_seat(self, session: Session, game_row: m.Game, seat: m.Seat, mail: Rendered) -> None:
         """A mail to a seat's own address, with the seat's signed reply address."""
-        session.connection().execute(_INSERT_OUTBOX, self._seat_row(game_row, seat, mail))
+        self._queue(session, self._seat_row(game_row, seat, mail))
 
     def _seat_row(self, game_row: m.Game, seat: m.Seat, mail: Rendered) -> dict[str, object]:
         return self._row(
@@ -160,8 +148,7 @@ class Mailer:
         reply_to: str | None,
     ) -> None:
         """A reply to a player's message (RFC 3834 auto-replied), threaded on it."""
-        self._queue(
-            session,
+        row = self._row(
             mail,
             to,
             game_row=game_row,
@@ -170,6 +157,7 @@ class Mailer:
             env=env,
             auto="auto-replied",
         )
+        self._queue(session, row)
 
     def reply(
         self,
@@ -197,9 +185,10 @@ class Mailer:
             self._answer(session, game_row, mail, sender, env, message, reply_to)
         if sender != seat.address and report.accepted:
             copy = self.composer.copy_notice(game_row, sender, mail)
-            self._queue(
-                session, copy, seat.address, game_row=game_row, reply_to=reply_to, message=message
+            row = self._row(
+                copy, seat.address, game_row=game_row, reply_to=reply_to, message=message
             )
+            self._queue(session, row)
 
     def boards(
         self,
@@ -219,8 +208,8 @@ class Mailer:
             queued = [q for _, q in kept if q.key.seat == seat.seat_index]
             mail = self.composer.board(game_row, game, seat, events, queued, public)
             rows.append(self._seat_row(game_row, seat, mail))
-        if rows:  # one INSERT for all the seats' mails
-            session.connection().execute(_INSERT_OUTBOX, rows)
+        if rows:
+            self._queue(session, rows)
 
     def reminders(self, session: Session, game_row: m.Game, game: Game, now: datetime) -> None:
         deciding = set(game.deciding())
