@@ -9,10 +9,11 @@ directory, IMAP IDLE in, SMTP out), then measures:
     mails), sent again by aiosmtplib until all are delivered, spread over as
     many fresh mailboxes as (c) has players, over 1, 2, 4 and 8 connections:
     the best of these is the servers' rate, whatever number the daemon uses
-    (--connections, 8). Measured twice,
-    bracketing (c): before it (the mails of (b), the daemon idle) and after it
-    (the mails of (c), the daemon stopped); (c) is compared with the mean,
-    because this machine's speed drifts by up to a fifth within minutes;
+    (--connections, 8). Measured three times, around the two runs of (c):
+    before them (the mails of (b), the daemon idle), between them (the daemon
+    idle) and after them (the daemon stopped); each run of (c) is compared
+    with the mean of the two around it, because this machine's speed drifts
+    by up to a third within minutes;
 (b) order -> reply latency: one order at a time in a quiet system, from the
     moment Postfix accepted the order to the moment the reply is in the
     player's mailbox, seen two ways: by IDLE on the player's mailbox (what a
@@ -90,7 +91,7 @@ from moderator.store.queries import unsent_mail  # noqa: E402
 PLAYERS = (("Alice", "alice"), ("Bob", "bob"), ("Carol", "carol"), ("Dave", "dave"))
 SECRET = "pipeline-bench-secret-0123456789"
 RAW_CONNECTIONS = (1, 2, 4, 8)  # the raw rate is the best of these
-RAW_RUNS = 2 * (len(RAW_CONNECTIONS) + 1)  # before and after (c), warm-ups included
+RAW_RUNS = 3 * (len(RAW_CONNECTIONS) + 1)  # before, between and after (c), warm-ups included
 _RAW_USED = itertools.count()
 
 
@@ -482,6 +483,19 @@ def delivery_times(stack: MailStack, user: str) -> dict[str, datetime]:
 def outbox_busy(engine: Engine) -> int:
     with Session(engine) as session:
         return unsent_mail(session)
+
+
+async def caught_up(engine: Engine, inbox: Path, timeout: float = 60.0) -> int:
+    """Wait until every order is processed and moved out of the moderator's INBOX and
+    every reply is sent (the daemon may still be working off the last orders); the
+    messages left in the INBOX if that took longer than ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        await wait_quiet(engine, timeout=120)
+        left = sum(len(os.listdir(inbox / d)) for d in ("new", "cur"))
+        if not left or time.monotonic() > deadline:
+            return left
+        await asyncio.sleep(0.1)
 
 
 async def wait_quiet(engine: Engine, timeout: float = 30.0) -> None:
@@ -883,14 +897,17 @@ async def bench(stack: MailStack, args: argparse.Namespace, workdir: Path) -> in
             if values:
                 print(f"    ... order accepted -> {name:<12} p50 {statistics.median(values):.3f} s")
 
-        # (a) once before (c) and once after: the machine's speed drifts by up to a
-        # fifth within minutes here, and (c) is compared with the mean of the two.
-        raw_before = await raw_phase(stack, reader, args, "before (c), daemon idle")
         # (c) twice, with fresh games each time: the daemon with the default CPU
-        # weight, then with the one docs/moderator.service gives it.
+        # weight, then with the one docs/moderator.service gives it. (a) before, between
+        # and after them: the machine's speed drifts by up to a third within minutes
+        # here, and each run of (c) is compared with the mean of the two around it.
+        raws = [await raw_phase(stack, reader, args, "before (c), daemon idle")]
         results: dict[str, dict[str, float]] = {}
+        inbox = stack.directory / "mail" / stack.domain / "moderator" / "Maildir"
         for run, weight in enumerate((100, unit_weight())):
-            await wait_quiet(reader, timeout=120)
+            if run:
+                await caught_up(reader, inbox)
+                raws.append(await raw_phase(stack, reader, args, "between the runs, daemon idle"))
             weigh(daemon.pid, weight)
             first = 1 + run * args.games
             tags = [
@@ -905,17 +922,8 @@ async def bench(stack: MailStack, args: argparse.Namespace, workdir: Path) -> in
             label = f"CPUWeight={weight}" + (" (the default)" if weight == 100 else "")
             print_sustained(args.games, label, result, cpu, machine, stolen)
             results[label] = result
-        # Every order processed and moved out of the INBOX, every reply sent: nothing
-        # lost or stuck (the daemon may still be working off the last orders).
-        inbox = stack.directory / "mail" / stack.domain / "moderator" / "Maildir"
-        deadline = time.monotonic() + 60
-        while True:
-            await wait_quiet(reader, timeout=120)
-            left = [f for d in ("new", "cur") for f in (inbox / d).iterdir()]
-            if not left or time.monotonic() > deadline:
-                break
-            await asyncio.sleep(0.1)
-        print(f"    left in the moderator's INBOX once the daemon caught up: {len(left)}")
+        left = await caught_up(reader, inbox)
+        print(f"    left in the moderator's INBOX once the daemon caught up: {left}")
     finally:
         daemon.send_signal(signal.SIGTERM)
         try:
@@ -925,20 +933,17 @@ async def bench(stack: MailStack, args: argparse.Namespace, workdir: Path) -> in
             code = daemon.wait()
 
     # (a) again, with the daemon stopped: the servers alone, on the moderator's own mails.
-    raw_after = await raw_phase(stack, reader, args, "after (c), daemon stopped")
-    raw_delivered = (raw_before + raw_after) / 2
+    raws.append(await raw_phase(stack, reader, args, "after (c), daemon stopped"))
     p50 = statistics.median(via_poll)
     p50_idle = statistics.median(via_idle)
-    print(
-        "ratios (the raw rate is the mean of the best runs before and after (c), "
-        f"{raw_before:.0f} and {raw_after:.0f} msg/s):"
-    )
-    for label, result in results.items():
-        ratio = result["mails sent/s"] / raw_delivered
+    print("ratios (each run of (c) against the mean raw rate of the runs of (a) around it):")
+    for (label, result), (before, after) in zip(results.items(), pairwise(raws), strict=True):
+        raw = (before + after) / 2
+        ratio = result["mails sent/s"] / raw
         print(
             f"    outgoing mails/s / raw SMTP rate, daemon at {label}: "
-            f"{result['mails sent/s']:.1f} / {raw_delivered:.0f} = {ratio:.2f} "
-            f"(target >= 0.5: {'met' if ratio >= 0.5 else 'MISSED'})"
+            f"{result['mails sent/s']:.1f} / {raw:.0f} (of {before:.0f} and {after:.0f}) "
+            f"= {ratio:.2f} (target >= 0.5: {'met' if ratio >= 0.5 else 'MISSED'})"
         )
     print(
         f"    order -> reply in the mailbox, p50 {p50:.2f} s / 1.0 s = {p50:.2f} "
