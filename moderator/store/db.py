@@ -48,7 +48,12 @@ def _install_sqlite_hooks(engine: Engine, *, immediate: bool) -> None:
             cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
             cursor.execute("PRAGMA foreign_keys = ON")
             cursor.execute("PRAGMA journal_mode = WAL")
-            cursor.execute("PRAGMA synchronous = NORMAL")
+            # FULL: a commit is on disk before it returns. With NORMAL a power cut can
+            # undo the last commits after their effects left the machine: an order
+            # moved out of the INBOX but no longer recorded, a mail marked `sending`
+            # and handed to the server but pending again, sent twice (see
+            # docs/architecture.md, The store). Costs one fsync per commit.
+            cursor.execute("PRAGMA synchronous = FULL")
         finally:
             cursor.close()
 
