@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import imaplib
 import os
 import shutil
@@ -17,6 +16,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from debpackages import SEARCH_PATH, PackagesUnavailable, ensure_programs, missing
+
 SCRIPT = Path(__file__).with_name("mailstack.sh")
 DEFAULT_USERS: tuple[str, ...] = ("moderator", "alice", "bob", "carol", "dave")
 DEFAULT_PASSWORD = "secret"
@@ -24,9 +25,6 @@ DEFAULT_DOMAIN = "example.test"
 PACKAGES = ("dovecot-imapd", "dovecot-lmtpd", "postfix")
 # Daemons the script starts, and tools it calls; /usr/sbin is not on every PATH.
 NEEDED_PROGRAMS = ("dovecot", "doveadm", "postfix", "openssl")
-SEARCH_PATH = os.pathsep.join(
-    [os.environ.get("PATH", ""), "/usr/local/sbin", "/usr/sbin", "/sbin", "/usr/bin", "/bin"]
-)
 
 
 class MailStackUnavailable(RuntimeError):
@@ -161,46 +159,12 @@ def _which(program: str) -> str:
     return found
 
 
-def _missing_programs() -> list[str]:
-    return [p for p in NEEDED_PROGRAMS if shutil.which(p, path=SEARCH_PATH) is None]
-
-
 def ensure_packages() -> None:
-    """Install Dovecot and Postfix when missing (root only); raise MailStackUnavailable if we can't.
-
-    A lock file keeps two concurrent test runs from fighting over dpkg.
-    """
-    if not _missing_programs():
-        return
-    if os.geteuid() != 0:
-        raise MailStackUnavailable(
-            f"missing {', '.join(_missing_programs())}; installing {' '.join(PACKAGES)} needs root"
-        )
-    if shutil.which("apt-get", path=SEARCH_PATH) is None:
-        raise MailStackUnavailable("missing Dovecot/Postfix and no apt-get to install them")
-    lock_path = Path(tempfile.gettempdir()) / "mailstack-apt.lock"
-    with open(lock_path, "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not _missing_programs():
-            return
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive", "PATH": SEARCH_PATH}
-        for cmd in (
-            ["apt-get", "update"],
-            ["apt-get", "install", "-y", "--no-install-recommends", *PACKAGES, "openssl"],
-        ):
-            proc = subprocess.run(
-                [*cmd[:1], "-o", "DPkg::Lock::Timeout=300", *cmd[1:]],
-                env=env,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                text=True,
-                timeout=900,
-                check=False,
-            )
-            if proc.returncode != 0:
-                raise MailStackUnavailable(f"{' '.join(cmd)} failed: {proc.stderr[-2000:]}")
-    if _missing_programs():
-        raise MailStackUnavailable(f"still missing after install: {_missing_programs()}")
+    """Install Dovecot and Postfix when missing (root only), else MailStackUnavailable."""
+    try:
+        ensure_programs(NEEDED_PROGRAMS, (*PACKAGES, "openssl"))
+    except PackagesUnavailable as exc:
+        raise MailStackUnavailable(str(exc)) from None
 
 
 def free_ports(count: int) -> list[int]:
@@ -301,8 +265,8 @@ def start(
     """Start a fresh stack on free loopback ports in a new temporary directory."""
     if install:
         ensure_packages()
-    elif _missing_programs():
-        raise MailStackUnavailable(f"missing {', '.join(_missing_programs())}")
+    elif missing(NEEDED_PROGRAMS):
+        raise MailStackUnavailable(f"missing {', '.join(missing(NEEDED_PROGRAMS))}")
     if os.geteuid() != 0:
         raise MailStackUnavailable("the mail stack runs Dovecot and Postfix, which needs root")
     reap_orphans()
