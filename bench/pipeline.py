@@ -89,7 +89,7 @@ from moderator.store.migrate import upgrade  # noqa: E402
 from moderator.store.queries import unsent_mail  # noqa: E402
 
 PLAYERS = (("Alice", "alice"), ("Bob", "bob"), ("Carol", "carol"), ("Dave", "dave"))
-SECRET = "pipeline-bench-secret-0123456789"
+SECRET = "COqPEWzlEYgMAEI9B4BlgGAnrh59ZMtuestP2z2j-mk"
 RAW_CONNECTIONS = (1, 2, 4, 8)  # the raw rate is the best of these
 RAW_RUNS = 3 * (len(RAW_CONNECTIONS) + 1)  # before, between and after (c), warm-ups included
 _RAW_USED = itertools.count()

@@ -59,7 +59,7 @@ PG_ADMIN_URL = os.environ.get(
     "PR_BENCH_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )
 ADDRESS = "moderator@bench.example"
-SECRET = "bench-secret-0123456789"
+SECRET = "ganG9KsBli0qvlFIH9lOr1ziElKJxH3gFD3c1EatgZI"
 NAMES = ("Anna", "Bob", "Chris", "David")
 SEED = 8  # a HeuristicBot game of 201 mails that reaches round 15
 LATE_ROUND = 12

@@ -16,7 +16,8 @@ from typing import NoReturn, TypeVar
 from alembic.util.exc import CommandError
 from sqlalchemy.exc import SQLAlchemyError
 
-from .config import Config, ConfigError, load_config
+from . import resources
+from .config import Config, ConfigError, load_config, write_initial_config
 from .engine import StateError
 from .service.admin import Admin, AdminError, NewPlayer, retry_mail, stuck_mail
 from .service.core import Moderator
@@ -84,6 +85,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="four bots play a whole game by mail (SQLite and local maildirs)",
         add_help=False,
     )
+
+    config = commands.add_parser("config", help="make a configuration file")
+    config_commands = config.add_subparsers(
+        dest="config_command", metavar="ACTION", parser_class=_Parser
+    )
+    config_commands.required = True
+    init = config_commands.add_parser(
+        "init",
+        help="write a new commented config with a fresh secret",
+        description="Write config.example.toml, every key commented, with a freshly "
+        "generated [moderator] secret, to PATH (readable by its owner only). An existing "
+        "file is never overwritten.",
+    )
+    init.add_argument("path", metavar="PATH")
 
     db = commands.add_parser("db", help="database migrations")
     db_commands = db.add_subparsers(dest="db_command", metavar="ACTION", parser_class=_Parser)
@@ -198,6 +213,14 @@ def _admin(args: argparse.Namespace, config: Config | None = None) -> Iterator[A
 
 
 # -- commands --------------------------------------------------------------------------------
+
+
+def _config_command(args: argparse.Namespace) -> int:
+    path = write_initial_config(args.path, resources.data_text("config.example.toml"))
+    print(
+        f"wrote {path} with a fresh secret; adjust it, then: moderator db upgrade --config {path}"
+    )
+    return EXIT_OK
 
 
 def _db(args: argparse.Namespace) -> int:
@@ -346,6 +369,7 @@ def _first_line(exc: BaseException) -> str:
 
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "config": _config_command,
     "db": _db,
     "game": _game,
     "ingest": _ingest,

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import math
+import os
+import re
+import secrets
+import string
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -12,13 +17,78 @@ class ConfigError(ValueError):
     """A configuration file that cannot be used; says which key and why."""
 
 
+# -- the secret of the signed reply addresses -------------------------------------------------
+
+#: Random bytes a secret must hold at least: whoever can guess it can mint a reply address
+#: for any seat, so it must be as hard to guess as the HMAC-SHA256 key it is.
+SECRET_BYTES = 32
+SECRET_HOW = (
+    f"it must be at least {SECRET_BYTES} random bytes, written as base64 (43 characters or "
+    f"more) or hex ({2 * SECRET_BYTES} digits or more). Make one with "
+    "`moderator config init PATH` (a new commented config with a fresh secret) or "
+    "`python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`"
+)
+# Secrets that have been published: the old built-in default and the old example's value
+# (kept here so that a config copied from an old example is refused).
+_PUBLISHED_SECRETS = frozenset({"demo-secret-change-me", "change-me-to-a-long-random-string"})
+# Words of a placeholder someone forgot to replace; a random secret never holds them.
+_PLACEHOLDER_WORDS = ("change", "replace", "example", "secret", "placeholder", "password")
+_HEX = frozenset(string.hexdigits)
+_BASE64 = frozenset(string.ascii_letters + string.digits + "+/-_")
+
+
+def new_secret() -> str:
+    """A fresh secret: 32 random bytes as URL-safe base64 (43 characters)."""
+    return secrets.token_urlsafe(SECRET_BYTES)
+
+
+def secret_problem(secret: str) -> str | None:
+    """Why ``secret`` cannot sign reply addresses, or None when it can.
+
+    Randomness cannot be proved from one string, so this estimates it from the
+    alphabet used (hex: 4 bits a character, base64: 6, anything else: printable
+    ASCII's 6.6) and refuses what is plainly not random: a published value, a
+    placeholder word, few distinct characters or one character most of the time.
+    """
+    if not secret:
+        return "is not set"
+    if secret.lower() in _PUBLISHED_SECRETS:
+        return "is a published value (an old default or example)"
+    lowered = secret.lower()
+    word = next((w for w in _PLACEHOLDER_WORDS if w in lowered), None)
+    if word is not None:
+        return f"looks like a placeholder (it contains {word!r})"
+    body = secret.rstrip("=")  # base64 padding carries no randomness
+    chars = set(body)
+    if chars <= _HEX:
+        bits_each = 4.0
+    elif chars <= _BASE64:
+        bits_each = 6.0
+    else:
+        bits_each = math.log2(95)
+    if len(body) * bits_each < 8 * SECRET_BYTES:
+        return f"is too short ({len(secret)} characters)"
+    most = max(body.count(ch) for ch in chars)
+    if len(chars) < 10 or most > len(body) // 4:
+        return "is not random (too few different characters)"
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class ModeratorSection:
     address: str = "moderator@example.test"
     name: str = "Puerto Rico moderator"
-    secret: str = "demo-secret-change-me"
+    # No built-in secret: one in the source would let anyone sign for any seat.
+    secret: str = ""
     instance: str = "pr-moderator"
     operator: str = ""
+
+    def __post_init__(self) -> None:
+        # Empty means "not set": refused by whatever signs (Config.secret), while the
+        # commands that sign nothing (db upgrade) still run. A bad secret is always refused.
+        problem = secret_problem(self.secret) if self.secret else None
+        if problem is not None:
+            raise ConfigError(f"[moderator] secret {problem}: {SECRET_HOW}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +160,14 @@ class Config:
 
     @property
     def secret(self) -> bytes:
+        """The key of the signed reply addresses; ConfigError when none is set."""
+        return self.require_secret()
+
+    def require_secret(self) -> bytes:
+        """The secret, or ConfigError saying how to make one: what signs calls this
+        before it starts (a bad secret never gets this far: ModeratorSection refuses it)."""
+        if not self.moderator.secret:
+            raise ConfigError(f"[moderator] secret is not set: {SECRET_HOW}")
         return self.moderator.secret.encode("utf-8")
 
 
@@ -162,8 +240,6 @@ def parse_config(data: dict[str, Any]) -> Config:
         raise ConfigError("[imap] linger_seconds must be between 0 and 60")
     if "@" not in config.moderator.address:
         raise ConfigError("[moderator] address must be an e-mail address")
-    if len(config.moderator.secret) < 16:
-        raise ConfigError("[moderator] secret must be at least 16 characters")
     return config
 
 
@@ -179,3 +255,36 @@ def load_config(path: str | Path | None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
     return parse_config(data)
+
+
+# -- a new config ------------------------------------------------------------------------------
+
+_SECRET_LINE = re.compile(r'^secret = ".*"$', re.MULTILINE)
+
+
+def initial_config(example: str, secret: str) -> str:
+    """The text of a new config: the commented example (config.example.toml, so the two
+    cannot drift apart) with ``secret`` in place of its empty one. Checked by parsing it."""
+    if len(_SECRET_LINE.findall(example)) != 1:
+        raise ConfigError("the example config has no single `secret = ...` line to fill in")
+    text = _SECRET_LINE.sub(lambda _: f'secret = "{secret}"', example, count=1)
+    written = parse_config(tomllib.loads(text))
+    if written.moderator.secret != secret:
+        raise ConfigError("the example config's secret line is not in [moderator]")
+    return text
+
+
+def write_initial_config(path: str | Path, example: str) -> Path:
+    """Write a new config with a fresh secret to ``path``, readable by its owner only (it
+    holds the secret); an existing file is never overwritten."""
+    target = Path(path)
+    text = initial_config(example, new_secret())
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise ConfigError(f"{target} exists already; remove it or choose another path") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot write {target}: {exc.strerror}") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    return target

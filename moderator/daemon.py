@@ -452,6 +452,7 @@ def setup_logging(level: str) -> None:
 
 def run_daemon(config: Config) -> int:
     """`moderator run`: until SIGTERM or SIGINT; the message in hand is finished first."""
+    config.require_secret()  # refuse to start without one, before anything else
     setup_logging(config.log_level)
     # The processor's CPU-bound work runs on the database thread; with the default 5 ms
     # switch interval every socket call of the event loop (IMAP, SMTP) waits up to that

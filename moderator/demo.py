@@ -25,7 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .bots import HeuristicBot
-from .config import Config, DatabaseSection, MaildirSection, ModeratorSection
+from .config import Config, DatabaseSection, MaildirSection, ModeratorSection, new_secret
 from .daemon import Daemon
 from .engine import Game, action_from
 from .mail.maildir import MaildirSink, address_folder, mark_seen, new_messages, open_maildir
@@ -90,7 +90,7 @@ async def play_by_mail(root: Path, names: Sequence[str], seed: int) -> tuple[str
     upgrade(url)
     factory = make_session_factory(make_engine(url))
     config = Config(
-        moderator=ModeratorSection(address=MODERATOR, secret="demo-secret-not-for-real-games"),
+        moderator=ModeratorSection(address=MODERATOR, secret=new_secret()),
         database=DatabaseSection(url=url),
         maildir=MaildirSection(path=str(root)),
     )

@@ -1,4 +1,5 @@
-"""Files shipped beside the code: grammars/, templates/, migrations/ and docs/orders.md.
+"""Files shipped beside the code: grammars/, templates/, migrations/, docs/orders.md and
+config.example.toml.
 
 In a source checkout they stand at the top level; an installed wheel carries them
 under ``moderator/_data/`` (the force-include table in pyproject.toml). One lookup

@@ -32,10 +32,11 @@ PLAYERS = [
     ("Bob", "bob@example.test", "Europe/Berlin"),
     ("Chris", "chris@example.test", None),
 ]
+SECRET = "FKbNdhMDWVYwF5ALDLC9SIJtcCTxR-fNAzapm0gQgOk"
 CONFIG = """\
 [moderator]
 address = "moderator@example.test"
-secret = "cli-test-secret-0123456789"
+secret = "FKbNdhMDWVYwF5ALDLC9SIJtcCTxR-fNAzapm0gQgOk"
 
 [database]
 url = "sqlite:///{path}"
@@ -135,7 +136,7 @@ def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A database file brought to head once by `moderator db upgrade`; each test copies it."""
     folder = tmp_path_factory.mktemp("template")
     config = folder / "moderator.toml"
-    config.write_text(CONFIG.format(path=folder / "m.sqlite"), encoding="utf-8")
+    config.write_text(CONFIG.format(secret=SECRET, path=folder / "m.sqlite"), encoding="utf-8")
     assert main(["db", "upgrade", "--config", str(config)]) == 0
     return folder / "m.sqlite"
 
@@ -150,7 +151,7 @@ def cli(
     db = tmp_path / "m.sqlite"
     shutil.copyfile(migrated, db)
     config = tmp_path / "moderator.toml"
-    config.write_text(CONFIG.format(path=db), encoding="utf-8")
+    config.write_text(CONFIG.format(secret=SECRET, path=db), encoding="utf-8")
     monkeypatch.delenv("MODERATOR_CONFIG", raising=False)
     engine = make_engine(f"sqlite:///{db}")
     try:
@@ -169,7 +170,9 @@ def test_db_upgrade_and_downgrade_run_the_migrations(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "moderator.toml"
-    config.write_text(CONFIG.format(path=tmp_path / "fresh.sqlite"), encoding="utf-8")
+    config.write_text(
+        CONFIG.format(secret=SECRET, path=tmp_path / "fresh.sqlite"), encoding="utf-8"
+    )
     assert main(["db", "upgrade", "--config", str(config)]) == 0
     assert "(head)" in capsys.readouterr().out
     assert main(["game", "list", "--config", str(config)]) == 0
@@ -411,7 +414,9 @@ def test_an_unmigrated_database_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "m.toml"
-    config.write_text(CONFIG.format(path=tmp_path / "empty.sqlite"), encoding="utf-8")
+    config.write_text(
+        CONFIG.format(secret=SECRET, path=tmp_path / "empty.sqlite"), encoding="utf-8"
+    )
     assert main(["game", "list", "--config", str(config)]) == 2
     err = capsys.readouterr().err
     assert "db upgrade" in err and len(err.strip().splitlines()) == 1
@@ -421,7 +426,9 @@ def test_ingest_asks_the_mail_server_to_retry_when_the_database_fails(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = tmp_path / "m.toml"
-    config.write_text(CONFIG.format(path=tmp_path / "empty.sqlite"), encoding="utf-8")
+    config.write_text(
+        CONFIG.format(secret=SECRET, path=tmp_path / "empty.sqlite"), encoding="utf-8"
+    )
     raw = letter("anna@example.test", "moderator@example.test", "role mayor")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
     assert main(["ingest", "--config", str(config)]) == 75  # EX_TEMPFAIL
@@ -466,7 +473,38 @@ def test_run_hands_the_config_to_the_daemon(cli: Cli, monkeypatch: pytest.Monkey
     fake.run_daemon = run_daemon  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "moderator.daemon", fake)
     assert cli("run").code == 0
-    assert [getattr(c, "secret", None) for c in seen] == [b"cli-test-secret-0123456789"]
+    assert [getattr(c, "secret", None) for c in seen] == [SECRET.encode()]
+
+
+def test_config_init_writes_a_config_the_other_commands_accept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "config.toml"
+    assert main(["config", "init", str(path)]) == 0
+    assert "fresh secret" in capsys.readouterr().out
+    text = path.read_text().replace(
+        'url = "sqlite:///var/moderator.sqlite"', f'url = "sqlite:///{tmp_path}/m.sqlite"'
+    )
+    path.write_text(text)
+    assert main(["db", "upgrade", "--config", str(path)]) == 0
+    assert main(["game", "list", "--config", str(path)]) == 0
+    assert "no games" in capsys.readouterr().out
+    assert main(["config", "init", str(path)]) == 2  # never overwritten
+    assert "exists already" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["game", "list"], ["process"], ["tick"], ["run"]])
+def test_a_command_that_signs_refuses_to_start_without_a_secret(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    config = tmp_path / "m.toml"
+    config.write_text(f'[database]\nurl = "sqlite:///{tmp_path}/m.sqlite"\n')
+    assert main(["db", "upgrade", "--config", str(config)]) == 0  # signs nothing
+    capsys.readouterr()
+    assert main([*command, "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert "secret is not set" in err and "moderator config init" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_demo_still_runs(capsys: pytest.CaptureFixture[str]) -> None:

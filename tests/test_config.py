@@ -8,7 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from moderator.config import Config, ConfigError, load_config
+from moderator import resources
+from moderator.config import (
+    Config,
+    ConfigError,
+    ModeratorSection,
+    initial_config,
+    load_config,
+    new_secret,
+    secret_problem,
+    write_initial_config,
+)
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "config.example.toml"
 
@@ -16,6 +26,17 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "config.example.toml"
 def test_the_example_config_loads() -> None:
     config = load_config(EXAMPLE)
     assert config.source == "imap" and config.smtp.allow_remote is False
+
+
+def test_the_example_sets_no_secret_and_whatever_signs_says_how_to_make_one() -> None:
+    config = load_config(EXAMPLE)
+    with pytest.raises(ConfigError, match=r"not set.*moderator config init"):
+        config.require_secret()
+
+
+def test_there_is_no_built_in_secret() -> None:
+    with pytest.raises(ConfigError, match=r"\[moderator\] secret is not set"):
+        _ = Config().secret
 
 
 def test_every_key_of_the_example_has_a_comment_and_every_setting_is_in_it() -> None:
@@ -44,7 +65,7 @@ def test_every_key_of_the_example_has_a_comment_and_every_setting_is_in_it() -> 
         ("source = 'pigeon'", "source must be"),
         ("[imap]\nport = 'x'", "port should be int"),
         ("[imap]\nsecurity = 'starttls'", "security must be one of"),
-        ("[moderator]\nsecret = 'short'", "at least 16"),
+        ("[moderator]\nsecret = 'short'", "too short"),
         ("[moderator]\naddress = 'nobody'", "e-mail address"),
         ("[nonsense]\nx = 1", "unknown top-level key"),
         ("[smtp]\nhostname = 'x'", "unknown key 'hostname'"),
@@ -62,3 +83,75 @@ def test_a_bad_config_names_the_problem(tmp_path: Path, text: str, message: str)
 def test_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="cannot read"):
         load_config(tmp_path / "none.toml")
+
+
+@pytest.mark.parametrize(
+    ("secret", "problem"),
+    [
+        ("demo-secret-change-me", "published"),
+        ("change-me-to-a-long-random-string", "published"),
+        ("REPLACE-ME-" + "x" * 60, "placeholder"),
+        ("my-example-" + new_secret(), "placeholder"),
+        ("0123456789abcdef" * 3, "too short"),  # 48 hex digits: 24 bytes
+        ("Q" * 43, "not random"),
+        ("abab" * 20, "not random"),
+        ("correct horse battery staple", "too short"),
+    ],
+)
+def test_a_secret_that_is_not_32_random_bytes_is_refused_saying_how_to_make_one(
+    secret: str, problem: str
+) -> None:
+    reason = secret_problem(secret)
+    assert reason is not None and problem in reason
+    with pytest.raises(ConfigError, match=rf"{problem}.*moderator config init.*token_urlsafe"):
+        ModeratorSection(secret=secret)
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "uhF59MfZiCBZVjz1OKoInjGfZxObQ7LjfY7XSPa8RKY",  # secrets.token_urlsafe(32)
+        "3q2+7wAAAQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRo=",  # openssl rand -base64 32
+        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",  # rand -hex 32
+    ],
+)
+def test_a_random_secret_of_32_bytes_is_accepted(secret: str) -> None:
+    assert secret_problem(secret) is None
+    assert ModeratorSection(secret=secret).secret == secret
+
+
+def test_fresh_secrets_are_accepted_and_never_repeat() -> None:
+    made = {new_secret() for _ in range(200)}
+    assert len(made) == 200
+    assert all(secret_problem(s) is None for s in made)
+
+
+def test_config_init_is_the_example_with_a_fresh_secret(tmp_path: Path) -> None:
+    example = resources.data_text("config.example.toml")
+    first = write_initial_config(tmp_path / "a.toml", example)
+    second = write_initial_config(tmp_path / "b.toml", example)
+    a, b = load_config(first), load_config(second)
+    assert secret_problem(a.moderator.secret) is None
+    assert a.moderator.secret != b.moderator.secret
+    assert a.require_secret() == a.moderator.secret.encode()
+    # Everything but the secret line is the documented example, comments included.
+    differ = [
+        (x, y)
+        for x, y in zip(example.splitlines(), first.read_text().splitlines(), strict=True)
+        if x != y
+    ]
+    assert differ == [('secret = ""', f'secret = "{a.moderator.secret}"')]
+    assert first.stat().st_mode & 0o777 == 0o600  # it holds the secret
+
+
+def test_config_init_never_overwrites_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("# mine\n")
+    with pytest.raises(ConfigError, match="exists already"):
+        write_initial_config(path, resources.data_text("config.example.toml"))
+    assert path.read_text() == "# mine\n"
+
+
+def test_config_init_needs_the_examples_secret_line() -> None:
+    with pytest.raises(ConfigError, match="single `secret"):
+        initial_config("[moderator]\n", new_secret())

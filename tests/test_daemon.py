@@ -37,7 +37,7 @@ source = "maildir"
 outgoing = "maildir"
 [moderator]
 address = "moderator@example.test"
-secret = "daemon-test-secret-0123"
+secret = "WF3uCulbhG1Tqwz855JlTjuSuYPRYP33Kgfm8kgNR1g"
 [database]
 url = "sqlite:///{tmp_path}/m.sqlite"
 [maildir]

@@ -81,6 +81,7 @@ class Moderator:
         factory: sessionmaker[Session],
         clock: Callable[[], datetime] = m.utcnow,
     ) -> None:
+        config.require_secret()  # nothing that signs runs without one
         self.config = config
         self.factory = factory
         self.clock = clock

@@ -56,7 +56,7 @@ log_level = "INFO"
 
 [moderator]
 address = "{stack.address("moderator")}"
-secret = "end-to-end-secret-0123456789"
+secret = "dPuZTTf0ykLtEgLmgfk2S99GaI7gokXJpQ5rZ0RJVf8"
 
 [database]
 url = "{db_url}"

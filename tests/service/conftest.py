@@ -35,7 +35,7 @@ class Table:
 def config() -> Config:
     return Config(
         moderator=ModeratorSection(
-            address="moderator@example.test", secret="test-secret-0123456789"
+            address="moderator@example.test", secret="uhF59MfZiCBZVjz1OKoInjGfZxObQ7LjfY7XSPa8RKY"
         )
     )
 

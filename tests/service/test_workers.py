@@ -49,7 +49,7 @@ pytestmark = pytest.mark.integration
 
 WORKER = Path(__file__).with_name("workerproc.py")
 MODERATOR_ADDRESS = "moderator@example.test"
-SECRET = "test-secret-0123456789"
+SECRET = "uhF59MfZiCBZVjz1OKoInjGfZxObQ7LjfY7XSPa8RKY"
 NAMES = ("Anna", "Bob", "Chris", "David")
 GAMES = 20
 MAILS_PER_GAME = 10
