@@ -266,6 +266,9 @@ class Seat(Base):
 
     __table_args__ = (
         CheckConstraint("seat_index >= 0", name="seat_index_nonnegative"),
+        # A game's seats, for every order (the claim loads them with the game). The
+        # partial index below serves only queries that also say "active".
+        Index("ix_seats_game_id", "game_id"),
         Index(
             "uq_seats_game_id_seat_index_active",
             "game_id",
@@ -408,6 +411,9 @@ class QueuedOrder(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     __table_args__ = (
+        # A game's kept orders, read for every order. The partial index below is used
+        # only by a query whose WHERE repeats its condition word for word.
+        Index("ix_queued_orders_game_id", "game_id"),
         Index(
             "uq_queued_orders_active",
             "game_id",
