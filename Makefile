@@ -1,10 +1,13 @@
-# The project's two commands: `make demo` and `make test`. Both make .venv themselves.
+# The project's commands: `make demo` and `make test` (both make .venv, with the
+# development tools, themselves), and `make install` (the service alone, for production).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# Where `make install` puts the service's own virtual environment (docs/deploy.md).
+PREFIX ?= /srv/moderator/venv
 
-.PHONY: demo test lint typecheck bench clean
+.PHONY: demo test lint typecheck bench clean install
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +30,15 @@ test: lint typecheck
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+
+# The service without the development tools, PostgreSQL's driver included; then
+# $(PREFIX)/bin/moderator is the command (README, Running it for real).
+install:
+	$(PYTHON) -m venv $(PREFIX)
+	$(PREFIX)/bin/python -m pip install --quiet --upgrade pip
+	$(PREFIX)/bin/python -m pip install --quiet '.[postgres]'
+	@$(PREFIX)/bin/moderator --version
+	@echo "installed: $(PREFIX)/bin/moderator"
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

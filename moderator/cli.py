@@ -16,13 +16,14 @@ from typing import NoReturn, TypeVar
 from alembic.util.exc import CommandError
 from sqlalchemy.exc import SQLAlchemyError
 
-from . import resources
+from . import __version__, resources
 from .config import Config, ConfigError, load_config, write_initial_config
 from .engine import StateError
 from .service.admin import Admin, AdminError, NewPlayer, retry_mail, stuck_mail
 from .service.core import Moderator
 from .store import migrate
-from .store.db import make_engine, make_session_factory
+from .store.db import make_session_factory
+from .store.migrate import DatabaseNotReady, open_database
 from .store.models import GameStatus, MessageSource, OutboxStatus
 
 T = TypeVar("T")
@@ -63,7 +64,8 @@ def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
         "--config",
         metavar="PATH",
         default=os.environ.get("MODERATOR_CONFIG") if top else argparse.SUPPRESS,
-        help="TOML configuration (default: $MODERATOR_CONFIG, else the built-in defaults)",
+        help="the TOML configuration (default: $MODERATOR_CONFIG); every command but "
+        "`demo` needs one",
     )
     parser.add_argument(
         "--who",
@@ -76,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     _add_common(common, top=False)
     parser = _Parser(prog="moderator", description="A play-by-email moderator for Puerto Rico.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _add_common(parser, top=True)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
@@ -120,8 +123,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="a player, in seat order (2 to 5 times)",
     )
     new.add_argument("--seed", type=int, default=None, help="the setup's seed (default: random)")
-    new.add_argument("--deadline-hours", type=int, default=None, metavar="H")
-    new.add_argument("--reminder-hours", type=int, default=None, metavar="H")
+    new.add_argument(
+        "--deadline-hours",
+        type=_whole(1),
+        default=None,
+        metavar="H",
+        help="hours a player has for each decision (default: [deadlines] hours)",
+    )
+    new.add_argument(
+        "--reminder-hours",
+        type=_whole(0),
+        default=None,
+        metavar="H",
+        help="remind this many hours before the deadline (default: [deadlines] reminder_hours)",
+    )
     new.add_argument("--deadline-action", choices=("default", "autopilot", "wait"), default=None)
     new.add_argument(
         "--position", metavar="STATE.json", help="start from this state (docs/state-format.md)"
@@ -154,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     replace.add_argument("seat", metavar="SEAT", help="seat number (1 = first) or player name")
     replace.add_argument("address", metavar="ADDRESS")
     replace.add_argument("--tz", default="UTC", help="the new player's time zone")
+    replace.add_argument("--name", default=None, help="the new player's name (default: the old)")
 
     for name, text in (("pause", "stop the clock and orders"), ("resume", "start them again")):
         sub = game_commands.add_parser(name, parents=[common], help=text)
@@ -169,13 +185,19 @@ def build_parser() -> argparse.ArgumentParser:
         "server keeps the message and tries again later; 2 for an empty stdin.",
     )
     ingest.add_argument("--process", action="store_true", help="then process every waiting message")
-    outbox = commands.add_parser("outbox", help="outgoing mail that needs a person")
+    outbox = commands.add_parser("outbox", help="outgoing mail not sent yet")
     outbox_commands = outbox.add_subparsers(dest="outbox_command", required=True, metavar="COMMAND")
     listing = outbox_commands.add_parser(
-        "list", parents=[common], help="failed mail, and mail interrupted while being sent"
+        "list",
+        parents=[common],
+        help="mail waiting to go out, being sent, or refused (see --status)",
     )
     listing.add_argument(
-        "--status", action="append", choices=[s.value for s in OutboxStatus], default=None
+        "--status",
+        action="append",
+        choices=[s.value for s in OutboxStatus],
+        default=None,
+        help="only these (repeatable; default: " + ", ".join(OUTBOX_UNSENT) + ")",
     )
     retry = outbox_commands.add_parser("retry", parents=[common], help="send a mail again")
     retry.add_argument("id", type=int)
@@ -187,9 +209,35 @@ def build_parser() -> argparse.ArgumentParser:
 
 # -- helpers ---------------------------------------------------------------------------------
 
+# What `outbox list` shows by default: every mail not yet in the server's hands.
+OUTBOX_UNSENT = (OutboxStatus.PENDING, OutboxStatus.SENDING, OutboxStatus.FAILED)
+
+
+def _whole(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``low``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    return parse
+
 
 def _config(args: argparse.Namespace) -> Config:
+    """The configuration every command but `demo` works from: one file, named by --config or
+    $MODERATOR_CONFIG. No built-in fallback: defaults would point at a database of their
+    own, relative to wherever the command happens to start."""
     path: str | None = args.config or None
+    if path is None:
+        raise CliError(
+            "no configuration: give --config PATH or set MODERATOR_CONFIG "
+            "(`moderator config init PATH` writes a new one)"
+        )
     return load_config(path)
 
 
@@ -204,7 +252,7 @@ def _parse_player(text: str) -> tuple[str, str, str]:
 def _admin(args: argparse.Namespace, config: Config | None = None) -> Iterator[Admin]:
     """An Admin (and its Moderator) on the configured database; the engine is disposed after."""
     config = _config(args) if config is None else config
-    engine = make_engine(config.database.url)
+    engine = open_database(config.database.url)
     try:
         moderator = Moderator(config, make_session_factory(engine))
         yield Admin(moderator, who=args.who or _login_name())
@@ -228,10 +276,11 @@ def _db(args: argparse.Namespace) -> int:
     try:
         if args.db_command == "upgrade":
             migrate.upgrade(url)
-            print(f"database at {migrate.current_revision(url)} (head)")
+            print(f"database {migrate.shown(url)} at {migrate.current_revision(url)} (head)")
         else:
             migrate.downgrade(url, args.revision)
-            print(f"database at {migrate.current_revision(url) or 'base (empty)'}")
+            revision = migrate.current_revision(url) or "base (empty)"
+            print(f"database {migrate.shown(url)} at {revision}")
     except CommandError as exc:
         raise CliError(str(exc).splitlines()[0]) from None
     return EXIT_OK
@@ -259,6 +308,10 @@ def _game_new(args: argparse.Namespace) -> int:
     for seat, player in enumerate(players):
         print(f"  seat {seat + 1}  {player.name} <{player.address}>  password: {passwords[seat]}")
     print("The passwords are shown only this once (each player also gets his own by mail).")
+    print(
+        "The players' first mails (seat, password, board) are queued: they go out when the "
+        "daemon runs (moderator run)."
+    )
     return EXIT_OK
 
 
@@ -294,13 +347,15 @@ def _game(args: argparse.Namespace) -> int:
             removed = admin.undo(args.game, args.reason)
             print(f"took back {removed} action(s); every seat is told")
         elif action == "replace":
-            password = admin.replace(args.game, args.seat, args.address, args.tz)
+            password = admin.replace(args.game, args.seat, args.address, args.tz, args.name)
             print(f"seat {args.seat} now belongs to {args.address}; new password: {password}")
             print("Mail to the seat's old signed reply addresses no longer moves it.")
         elif action in ("pause", "resume"):
             status = GameStatus.PAUSED if action == "pause" else GameStatus.ACTIVE
-            admin.set_status(args.game, status, args.reason)
-            print(f"{args.game}: {status.value}")
+            if admin.set_status(args.game, status, args.reason):
+                print(f"{args.game}: {status.value}; every seat is told")
+            else:
+                print(f"{args.game} is {status.value} already: nothing changed, no mail sent")
     return EXIT_OK
 
 
@@ -312,7 +367,13 @@ def _ingest(args: argparse.Namespace) -> int:
     raw = sys.stdin.buffer.read()
     if not raw.strip():
         raise CliError("no message on stdin")
-    with _admin(args) as admin:
+    config = _config(args)
+    try:
+        open_database(config.database.url).dispose()
+    except DatabaseNotReady as exc:
+        print(f"moderator: cannot record the message: {exc}", file=sys.stderr)
+        return EX_TEMPFAIL
+    with _admin(args, config) as admin:
         moderator = admin.moderator
         try:
             recorded = moderator.ingest(raw, source=MessageSource.PIPE)
@@ -347,11 +408,12 @@ def _outbox(args: argparse.Namespace) -> int:
             retry_mail(admin, args.id)
             print(f"mail {args.id} will be sent again")
             return EXIT_OK
-        rows = stuck_mail(admin, args.status or ("failed", "sending"))
+        rows = stuck_mail(admin, args.status or OUTBOX_UNSENT)
         for row in rows:
+            due = f"  next try {row['next_try_at']}" if row["status"] == "pending" else ""
             print(
                 f"{row['id']:>6}  {row['status']:<8} {row['kind']:<14} {row['to']}"
-                f"  attempts={row['attempts']}  {row['last_error'] or ''}".rstrip()
+                f"  attempts={row['attempts']}{due}  {row['last_error'] or ''}".rstrip()
             )
         print(f"{len(rows)} mail(s)")
     return EXIT_OK
@@ -392,12 +454,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
     try:
         return _COMMANDS[args.command](args)
-    except (CliError, AdminError, ConfigError, StateError) as exc:
+    except (CliError, AdminError, ConfigError, StateError, DatabaseNotReady) as exc:
         print(f"moderator: {_first_line(exc)}", file=sys.stderr)
     except SQLAlchemyError as exc:
-        print(
-            f"moderator: database error ({_first_line(exc)}); is it migrated? "
-            "(moderator db upgrade)",
-            file=sys.stderr,
-        )
+        print(f"moderator: database error: {_first_line(exc)}", file=sys.stderr)
+    except BrokenPipeError:
+        # `moderator game show 3 | head`: the reader has gone, which is no error of ours.
+        # Python would complain again when it flushes stdout at exit; point it elsewhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     return EXIT_ERROR

@@ -8,9 +8,12 @@ import re
 import secrets
 import string
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 
 class ConfigError(ValueError):
@@ -234,13 +237,107 @@ def parse_config(data: dict[str, Any]) -> Config:
         else:
             raise ConfigError(f"unknown top-level key {key!r}")
     config = Config(**values)
-    if not 1 <= config.smtp.connections <= 32:
-        raise ConfigError("[smtp] connections must be between 1 and 32")
-    if not 0 <= config.imap.linger_seconds <= 60:
-        raise ConfigError("[imap] linger_seconds must be between 0 and 60")
     if "@" not in config.moderator.address:
         raise ConfigError("[moderator] address must be an e-mail address")
+    check_ranges(config)
     return config
+
+
+# -- values and ranges -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """The values a number of the config may take: ``low`` (excluded when ``above``) up to
+    ``high`` (None: no upper bound)."""
+
+    section: str
+    key: str
+    low: float
+    high: float | None = None
+    above: bool = False
+
+    def problem(self, value: float) -> str | None:
+        if self.above and value <= self.low:
+            return f"must be more than {self.low:g}"
+        if not self.above and value < self.low:
+            return f"must be at least {self.low:g}"
+        if self.high is not None and value > self.high:
+            return f"must be at most {self.high:g}"
+        return None
+
+
+# A value outside these fails when the config is read, not hours later in the daemon.
+BOUNDS = (
+    Bound("imap", "port", 1, 65535),
+    Bound("imap", "poll_seconds", 0, 86400, above=True),
+    Bound("imap", "linger_seconds", 0, 60),
+    Bound("smtp", "port", 1, 65535),
+    Bound("smtp", "timeout", 0, 3600, above=True),
+    Bound("smtp", "connections", 1, 32),
+    Bound("limits", "replies_per_sender_per_hour", 0),
+    Bound("limits", "auth_failures_per_sender_per_hour", 1),
+    Bound("limits", "auth_failures_per_seat_per_hour", 1),
+    Bound("limits", "unknown_sender_replies_per_day", 0),
+    Bound("deadlines", "hours", 1, 24 * 365),
+    Bound("deadlines", "reminder_hours", 0, 24 * 365),
+    Bound("deadlines", "tick_seconds", 0, 3600, above=True),
+)
+
+
+def check_ranges(config: Config) -> None:
+    """ConfigError for the first number out of its range (BOUNDS), or an operator address
+    that is not one."""
+    for bound in BOUNDS:
+        value = getattr(getattr(config, bound.section), bound.key)
+        problem = bound.problem(value)
+        if problem is not None:
+            raise ConfigError(f"[{bound.section}] {bound.key} {problem}, not {value!r}")
+    if config.deadlines.reminder_hours >= config.deadlines.hours:
+        raise ConfigError("[deadlines] reminder_hours must be less than hours")
+    operator = config.moderator.operator
+    if operator and ("@" not in operator or any(c in operator for c in "\r\n <>,")):
+        raise ConfigError(f"[moderator] operator must be one e-mail address, not {operator!r}")
+
+
+# -- paths ----------------------------------------------------------------------------------
+
+
+def resolve_paths(config: Config, base: Path) -> Config:
+    """The config with every relative path made absolute against ``base``, the config
+    file's directory: a command started from another directory must find the same
+    database and files, never make a second, empty one (a SQLite URL's path included)."""
+
+    def path(value: str) -> str:
+        if not value:
+            return value
+        expanded = Path(value).expanduser()
+        return str(expanded if expanded.is_absolute() else base / expanded)
+
+    return replace(
+        config,
+        database=replace(config.database, url=resolve_url(config.database.url, base)),
+        maildir=replace(config.maildir, path=path(config.maildir.path)),
+        imap=replace(config.imap, ca_file=path(config.imap.ca_file)),
+        smtp=replace(config.smtp, ca_file=path(config.smtp.ca_file)),
+    )
+
+
+def resolve_url(url: str, base: Path) -> str:
+    """A SQLite URL's relative file made absolute against ``base``; other URLs as given."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise ConfigError(f"[database] url is not a database URL: {url!r}") from None
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return url
+    if database.startswith("file:"):
+        return url
+    file = Path(database).expanduser()
+    if file.is_absolute():
+        return url
+    return parsed.set(database=str(base / file)).render_as_string(hide_password=False)
 
 
 def load_config(path: str | Path | None) -> Config:
@@ -254,7 +351,7 @@ def load_config(path: str | Path | None) -> Config:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
-    return parse_config(data)
+    return resolve_paths(parse_config(data), Path(path).resolve().parent)
 
 
 # -- a new config ------------------------------------------------------------------------------

@@ -24,7 +24,8 @@ from .mail.smtp import SendResult, SendStatus, SmtpConfig, SmtpSender, next_try
 from .service.core import Moderator
 from .service.mails import REPLY_KINDS
 from .store import models as m
-from .store.db import make_engine, make_session_factory
+from .store.db import make_session_factory
+from .store.migrate import open_database
 from .store.queries import DueMail, take_due_outbox
 
 log = logging.getLogger("moderator.daemon")
@@ -458,10 +459,9 @@ def run_daemon(config: Config) -> int:
     # switch interval every socket call of the event loop (IMAP, SMTP) waits up to that
     # long for the GIL to come back (measured with bench/pipeline.py --profile).
     sys.setswitchinterval(0.0005)
-    from .store.migrate import upgrade
-
-    upgrade(config.database.url)
-    factory = make_session_factory(make_engine(config.database.url))
+    # Never migrate here: a daemon started with the wrong config or directory must refuse,
+    # not create an empty database and answer the players' orders from it.
+    factory = make_session_factory(open_database(config.database.url))
 
     async def main() -> Counters:
         root = Path(config.maildir.path)

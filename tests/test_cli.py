@@ -435,16 +435,25 @@ def test_ingest_asks_the_mail_server_to_retry_when_the_database_fails(
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
-def test_outbox_lists_failed_and_interrupted_mail_and_sends_it_again(cli: Cli, game: str) -> None:
+def test_outbox_lists_unsent_mail_by_default_and_sends_failed_mail_again(
+    cli: Cli, game: str
+) -> None:
     with cli.factory.begin() as session:
         rows = session.scalars(select(m.OutboxMessage).order_by(m.OutboxMessage.id)).all()
         rows[0].status = m.OutboxStatus.FAILED
         rows[0].last_error = "550 5.1.1 no such user"
         rows[1].status = m.OutboxStatus.SENDING
+        rows[2].last_error = "cannot connect: Connection refused"
         failed, interrupted = rows[0].id, rows[1].id
     listed = cli("outbox", "list")
     assert listed.code == 0
-    assert "550 5.1.1 no such user" in listed.out and "2 mail(s)" in listed.out
+    # Pending mail too: a daemon that cannot reach its server must not look like "0 mail(s)".
+    lines = listed.out.splitlines()
+    assert "550 5.1.1 no such user" in lines[0] and "sending" in lines[1]
+    assert "pending" in lines[2] and "next try" in lines[2] and "Connection refused" in lines[2]
+    assert lines[-1] == "3 mail(s)"
+    stuck = cli("outbox", "list", "--status", "failed", "--status", "sending")
+    assert stuck.out.splitlines()[-1] == "2 mail(s)"
     assert cli("outbox", "retry", str(failed)).code == 0
     assert cli("outbox", "retry", str(interrupted)).code == 0
     with cli.factory.begin() as session:
@@ -459,7 +468,7 @@ def test_outbox_lists_failed_and_interrupted_mail_and_sends_it_again(cli: Cli, g
         )
     again = cli("outbox", "retry", str(failed))  # pending now: nothing to retry
     assert again.code == 2 and len(again.err.strip().splitlines()) == 1
-    assert "0 mail(s)" in cli("outbox", "list").out
+    assert "0 mail(s)" in cli("outbox", "list", "--status", "failed").out
 
 
 def test_run_hands_the_config_to_the_daemon(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -546,3 +555,209 @@ def test_a_real_process_reads_the_message_from_a_pipe(cli: Cli, game: str) -> No
     )
     assert bad.returncode == 2
     assert bad.stderr.decode().strip() == "moderator: no game 'PR-42'"
+
+
+# -- an operator's first day: one database, clear refusals, answers like a tool -------------
+
+
+def test_every_command_but_demo_needs_a_config(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("MODERATOR_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    for argv in (["game", "list"], ["db", "upgrade"], ["run"], ["process"], ["outbox", "list"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "--config" in err and "MODERATOR_CONFIG" in err and len(err.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []  # no database made on the way
+
+
+def test_a_command_from_another_directory_finds_the_same_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "srv"
+    home.mkdir()
+    (home / "config.toml").write_text(CONFIG.format(path="var/m.sqlite"), encoding="utf-8")
+    monkeypatch.chdir(home)
+    assert main(["db", "upgrade", "--config", "config.toml"]) == 0
+    assert str(home / "var" / "m.sqlite") in capsys.readouterr().out
+    players = ["--player", "Anna <anna@example.test>", "--player", "Bob <bob@example.test>"]
+    assert main(["game", "new", *players, "--config", "config.toml"]) == 0
+    capsys.readouterr()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setenv("MODERATOR_CONFIG", "../srv/config.toml")
+    assert main(["game", "list"]) == 0
+    assert "PR-1" in capsys.readouterr().out
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_missing_database_is_refused_by_name_and_not_created(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "m.toml"
+    missing = tmp_path / "var" / "m.sqlite"
+    config.write_text(CONFIG.format(path=missing), encoding="utf-8")
+    for argv in (["game", "list"], ["process"], ["tick"], ["outbox", "list"]):
+        assert main([*argv, "--config", str(config)]) == 2
+        err = capsys.readouterr().err
+        assert str(missing) in err and "db upgrade" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "var").exists()
+
+
+def test_moderator_run_refuses_a_missing_database_and_creates_nothing(tmp_path: Path) -> None:
+    config = tmp_path / "m.toml"
+    config.write_text(CONFIG.format(path="var/m.sqlite"), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "moderator", "run", "--config", str(config)],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert str(tmp_path / "var" / "m.sqlite").encode() in proc.stderr
+    assert b"Traceback" not in proc.stderr
+    assert not (tmp_path / "var").exists()
+
+
+def test_a_database_behind_the_code_names_both_revisions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "m.toml"
+    config.write_text(CONFIG.format(path=tmp_path / "m.sqlite"), encoding="utf-8")
+    assert main(["db", "upgrade", "--config", str(config)]) == 0
+    assert main(["db", "downgrade", "0001", "--config", str(config)]) == 0
+    capsys.readouterr()
+    assert main(["game", "list", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert "at revision 0001" in err and "needs" in err and "db upgrade" in err
+
+
+def test_a_postgresql_password_is_never_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "m.toml"
+    config.write_text(
+        f'[moderator]\nsecret = "{SECRET}"\n[database]\n'
+        'url = "postgresql+psycopg://moderator:hunter22@127.0.0.1:1/moderator"\n',
+        encoding="utf-8",
+    )
+    assert main(["game", "list", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert "hunter22" not in err and "moderator:***@127.0.0.1:1/moderator" in err
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as another user")
+def test_a_database_the_user_cannot_write_says_whose_it_is(request: pytest.FixtureRequest) -> None:
+    """`db upgrade` run as root, the service and its commands as their own user."""
+    import pwd
+    import tempfile
+
+    from moderator.config import load_config
+    from moderator.store.migrate import DatabaseNotReady, open_database
+
+    # Not under tmp_path: pytest's own folders are closed to other users.
+    base = Path(tempfile.mkdtemp(prefix="pr-perm-"))
+    base.chmod(0o755)
+    request.addfinalizer(lambda: shutil.rmtree(base))
+    closed = base / "closed"
+    home = base / "open"
+    for folder, mode in ((closed, 0o700), (home, 0o755)):
+        folder.mkdir(mode=mode)
+        folder.chmod(mode)
+        config = folder / "config.toml"
+        config.write_text(CONFIG.format(path="m.sqlite"), encoding="utf-8")
+        assert main(["db", "upgrade", "--config", str(config)]) == 0  # as root
+        (folder / "m.sqlite").chmod(0o644)
+    messages = []
+    for folder in (closed, home):
+        url = load_config(folder / "config.toml").database.url
+        os.seteuid(pwd.getpwnam("nobody").pw_uid)
+        try:
+            with pytest.raises(DatabaseNotReady) as refused:
+                open_database(url)
+        finally:
+            os.seteuid(0)
+        messages.append(str(refused.value))
+    assert messages[0].startswith(f"cannot reach {closed / 'm.sqlite'} through {closed}")
+    assert messages[1].startswith(f"cannot write {home / 'm.sqlite'}")
+    for message in messages:
+        assert "permission denied" in message and "belongs to root" in message
+        assert "runs as nobody" in message and "sudo -u root" in message
+
+
+def test_version_is_the_packages(capsys: pytest.CaptureFixture[str]) -> None:
+    from moderator import __version__
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"moderator {__version__}"
+
+
+def test_game_show_into_a_closed_pipe_is_no_error(cli: Cli, game: str) -> None:
+    piped = subprocess.run(
+        f"{shlex_quote(sys.executable)} -m moderator game show {game} "
+        f"--config {shlex_quote(str(cli.config))} | head -n 1",
+        shell=True,
+        cwd=ROOT,
+        capture_output=True,
+        timeout=60,
+    )
+    assert piped.stdout.decode().startswith(game)
+    assert piped.stderr == b""
+
+
+def shlex_quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+def test_pausing_a_paused_game_says_so_and_mails_no_one(cli: Cli, game: str) -> None:
+    assert cli("game", "resume", game).out.strip() == (
+        f"{game} is active already: nothing changed, no mail sent"
+    )
+    assert "every seat is told" in cli("game", "pause", game).out
+    mails = len(cli.outbox())
+    again = cli("game", "pause", game)
+    assert again.code == 0
+    assert again.out.strip() == f"{game} is paused already: nothing changed, no mail sent"
+    assert len(cli.outbox()) == mails
+
+
+def test_game_new_refuses_a_negative_deadline_in_one_line(cli: Cli) -> None:
+    players = ["--player", "A <a@example.test>", "--player", "B <b@example.test>"]
+    for flag, value in (("--deadline-hours", "-5"), ("--reminder-hours", "-1")):
+        run = cli("game", "new", *players, flag, value)
+        assert run.code == 2 and "must be at least" in run.err, run.err
+        assert len(run.err.splitlines()) == 1
+    run = cli("game", "new", *players, "--deadline-hours", "6", "--reminder-hours", "6")
+    assert run.code == 2 and "less than the deadline" in run.err
+    assert cli("game", "list").out.strip() == "no games"
+
+
+def test_game_new_says_the_mails_go_out_when_the_daemon_runs(cli: Cli) -> None:
+    players = ["--player", "A <a@example.test>", "--player", "B <b@example.test>"]
+    run = cli("game", "new", *players)
+    assert "go out when the daemon runs (moderator run)" in run.out
+
+
+def test_the_undo_mail_names_the_moderator_not_the_login(cli: Cli, game: str) -> None:
+    cli("ingest", "--process", stdin=anna(cli, "role mayor"))
+    assert cli("game", "undo", game, "--reason", "Anna mistyped").code == 0
+    told = [mail for mail in cli.outbox() if "moves taken back" in str(mail["Subject"])]
+    assert told and all("the moderator took moves back" in text_of(m) for m in told)
+    assert not any("tester" in text_of(m) for m in told)
+
+
+def test_replace_can_give_the_new_players_name(cli: Cli, game: str) -> None:
+    cli("ingest", "--process", stdin=anna(cli, "role mayor"))
+    run = cli("game", "replace", game, "Anna", "erin@example.test", "--name", "Erin")
+    assert run.code == 0, run.err
+    assert "Erin" in cli("game", "list").out and "Anna" not in cli("game", "list").out
+    welcome = [m for m in cli.outbox() if m["To"] == "erin@example.test"]
+    assert welcome and "Erin" in text_of(welcome[-1])
+    assert cli("game", "replay", game).code == 0  # the snapshot and the log agree
+    taken = cli("game", "replace", game, "2", "x@example.test", "--name", "Erin")
+    assert taken.code == 2 and "already plays" in taken.err

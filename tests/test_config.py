@@ -155,3 +155,67 @@ def test_config_init_never_overwrites_a_file(tmp_path: Path) -> None:
 def test_config_init_needs_the_examples_secret_line() -> None:
     with pytest.raises(ConfigError, match="single `secret"):
         initial_config("[moderator]\n", new_secret())
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[imap]\nport = 99999", r"\[imap\] port must be at most 65535, not 99999"),
+        ("[smtp]\nport = 0", r"\[smtp\] port must be at least 1"),
+        ("[imap]\npoll_seconds = 0", r"poll_seconds must be more than 0"),
+        ("[deadlines]\nhours = -5", r"\[deadlines\] hours must be at least 1, not -5"),
+        ("[deadlines]\nreminder_hours = -1", r"reminder_hours must be at least 0"),
+        ("[deadlines]\nhours = 10\nreminder_hours = 10", "reminder_hours must be less than"),
+        ("[deadlines]\ntick_seconds = 0.0", "tick_seconds must be more than 0"),
+        ("[smtp]\ntimeout = -1.0", "timeout must be more than 0"),
+        ("[smtp]\nconnections = 0", "connections must be at least 1"),
+        ("[limits]\nauth_failures_per_seat_per_hour = 0", "must be at least 1"),
+        ("[moderator]\noperator = 'ops'", "operator must be one e-mail address"),
+        ("[moderator]\noperator = 'a@x.t, b@x.t'", "operator must be one e-mail address"),
+        ("[database]\nurl = 'not a url'", "not a database URL"),
+    ],
+)
+def test_a_value_out_of_its_range_fails_when_the_config_is_read(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=message):
+        load_config(path)
+
+
+def test_relative_paths_resolve_against_the_config_files_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "srv"
+    home.mkdir()
+    (home / "c.toml").write_text(
+        '[database]\nurl = "sqlite:///var/m.sqlite"\n'
+        '[maildir]\npath = "var/maildir"\n'
+        '[imap]\nca_file = "tls/ca.pem"\n'
+        '[smtp]\nca_file = "/etc/ssl/ca.pem"\n'
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # a command started from another directory
+    config = load_config("../srv/c.toml")
+    assert config.database.url == f"sqlite:///{home}/var/m.sqlite"
+    assert config.maildir.path == str(home / "var" / "maildir")
+    assert config.imap.ca_file == str(home / "tls" / "ca.pem")
+    assert config.smtp.ca_file == "/etc/ssl/ca.pem"  # absolute: as written
+    assert config.imap.ca_file == load_config(home / "c.toml").imap.ca_file
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "sqlite:////var/lib/moderator/m.sqlite",
+        "sqlite://",
+        "sqlite:///:memory:",
+        "postgresql+psycopg://moderator:pw@127.0.0.1:5432/moderator",
+    ],
+)
+def test_absolute_and_server_database_urls_are_kept_as_written(tmp_path: Path, url: str) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(f'[database]\nurl = "{url}"\n')
+    assert load_config(path).database.url == url

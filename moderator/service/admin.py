@@ -126,6 +126,13 @@ class Admin:
             action = m.DeadlineAction(deadline_action)
         except ValueError:
             raise AdminError("deadline action must be default, autopilot or wait") from None
+        if deadline_hours < 1:
+            raise AdminError(f"the deadline must be at least 1 hour, not {deadline_hours}")
+        if not 0 <= reminder_hours < deadline_hours:
+            raise AdminError(
+                f"the reminder ({reminder_hours} h before the deadline) must be at least 0 "
+                f"and less than the deadline ({deadline_hours} h)"
+            )
         seed = secrets.randbits(48) if seed is None else seed
         try:
             if position is None:
@@ -197,12 +204,16 @@ class Admin:
             head = f"{row.tag} ({row.status.value}, {row.version} actions)"
             return f"{head}\n\n{composer.board_text(row, game)}"
 
-    def set_status(self, ref: str | int, status: m.GameStatus, reason: str | None) -> None:
+    def set_status(self, ref: str | int, status: m.GameStatus, reason: str | None) -> bool:
+        """Pause or resume a game, announced to every seat; False (and no mail) when it
+        already has that status."""
         with self.moderator.factory.begin() as session:
             row = self._locked(session, ref)
             if row.status is m.GameStatus.FINISHED:
                 raise AdminError(f"{row.tag} is finished")
             before = row.status
+            if before is status:
+                return False
             row.status = status
             if status is m.GameStatus.ACTIVE:
                 self.moderator._set_deadline(row)
@@ -216,6 +227,7 @@ class Admin:
                 game = self.moderator.load(session, row)
                 self.moderator.mailer.boards(session, row, game, ())
             self._audit(session, row.id, f"game {status.value}", {"from": before.value}, reason)
+        return True
 
     def undo(self, ref: str | int, reason: str) -> int:
         """Take back the last player's (or the clock's) action and everything the
@@ -244,15 +256,26 @@ class Admin:
             if row.status is m.GameStatus.FINISHED:
                 row.status = m.GameStatus.ACTIVE
             self.moderator._set_deadline(row)
-            self.moderator.mailer.undo(session, row, game, reason, self.who)
+            # The players are told that the moderator did it; who exactly is in the audit log.
+            self.moderator.mailer.undo(session, row, game, reason, "the moderator")
             self._audit(session, row.id, "game undo", {"removed": removed}, reason)
             return removed
 
-    def replace(self, ref: str | int, seat_ref: str, address: str, timezone: str = "UTC") -> str:
+    def replace(
+        self,
+        ref: str | int,
+        seat_ref: str,
+        address: str,
+        timezone: str = "UTC",
+        name: str | None = None,
+    ) -> str:
         """A new player takes over a seat: new address, new password, and the old reply
-        addresses stop working (the MAC key generation moves on)."""
+        addresses stop working (the MAC key generation moves on). ``name``: the new
+        player's name (default: the seat keeps the old one)."""
         if "@" not in address or any(c in address for c in "\r\n <>,"):
             raise AdminError(f"not a plain e-mail address: {address!r}")
+        if name is not None and (not name.strip() or any(c in name for c in "\r\n<>")):
+            raise AdminError(f"not a player's name: {name!r}")
         with self.moderator.factory.begin() as session:
             row = self._locked(session, ref)
             seats = row.active_seats()
@@ -268,13 +291,16 @@ class Admin:
                 raise AdminError(
                     f"no seat {seat_ref!r} in {row.tag} (use 1-{len(seats)} or a name)"
                 )
+            new_name = old.name if name is None else name.strip()
+            if any(s.name == new_name for s in seats if s is not old):
+                raise AdminError(f"{new_name!r} already plays in {row.tag}; choose another name")
             old.active = False
             old.replaced_at = m.utcnow()
             session.flush()
             try:
                 new = m.Seat(
                     seat_index=old.seat_index,
-                    name=old.name,
+                    name=new_name,
                     address=address,
                     timezone=timezone,
                     mac_key_id=old.mac_key_id + 1,
@@ -286,12 +312,23 @@ class Admin:
             row.seats.append(new)
             session.flush()
             game = self.moderator.load(session, row)
+            if new.name != old.name:
+                # The name is part of the state: the snapshot takes it, and a replay of the
+                # log gives the same (Moderator.start names the seats as they are now).
+                game.state.players[new.seat_index].name = new.name
+                assert row.snapshot is not None
+                row.snapshot.state_json = game.to_json()
             self.moderator.mailer.game_start(session, row, game, {new.seat_index: password})
             self._audit(
                 session,
                 row.id,
                 "game replace",
-                {"seat": old.seat_index, "from": old.address, "to": new.address},
+                {
+                    "seat": old.seat_index,
+                    "from": old.address,
+                    "to": new.address,
+                    "name": new.name,
+                },
             )
             return password
 
@@ -389,6 +426,7 @@ def _outbox_row(row: m.OutboxMessage) -> dict[str, Any]:
         "attempts": row.attempts,
         "last_error": row.last_error,
         "created_at": row.created_at.isoformat(),
+        "next_try_at": row.next_try_at.isoformat(timespec="seconds"),
     }
 
 

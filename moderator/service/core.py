@@ -405,11 +405,15 @@ class Moderator:
 
     @staticmethod
     def start(game_row: m.Game) -> Game:
-        """The game as it began: the seed's setup, or the position it was created from."""
-        if game_row.initial_state is not None:
-            return Game.from_json(game_row.initial_state)
+        """The game as it began: the seed's setup, or the position it was created from;
+        the seats named as they are now (a replacement may bring a new name)."""
         names = [s.name for s in sorted(game_row.active_seats(), key=lambda s: s.seat_index)]
-        return Game.new(names, game_row.seed)
+        if game_row.initial_state is None:
+            return Game.new(names, game_row.seed)
+        game = Game.from_json(game_row.initial_state)
+        for player, name in zip(game.state.players, names, strict=True):
+            player.name = name
+        return game
 
     def rebuild(self, session: Session, game_row: m.Game) -> Game:
         """Replay the whole log from the start (the snapshot is only a cache of this)."""

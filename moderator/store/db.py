@@ -23,7 +23,10 @@ def normalise_url(url: str | URL | None) -> URL:
     return parsed
 
 
-def _sqlite_file(url: URL) -> Path | None:
+def sqlite_file(url: URL) -> Path | None:
+    """The file of a SQLite URL (None: in memory, or another backend)."""
+    if url.get_backend_name() != "sqlite":
+        return None
     database = url.database
     if not database or database == ":memory:" or database.startswith("file:"):
         return None
@@ -73,7 +76,7 @@ def make_engine(
     """
     parsed = normalise_url(url)
     if parsed.get_backend_name() == "sqlite":
-        path = _sqlite_file(parsed)
+        path = sqlite_file(parsed)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(parsed, echo=echo)

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import URL
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..resources import data_path
-from .db import make_engine, normalise_url
+from .db import make_engine, normalise_url, sqlite_file
+
+
+class DatabaseNotReady(RuntimeError):
+    """The configured database is missing, unmigrated or not writable: every command but
+    `moderator db upgrade` refuses it (the message names it, without its password)."""
 
 
 def _is_migrations_dir(path: Path) -> bool:
@@ -68,3 +75,92 @@ def current_revision(url: str | URL | None = None) -> str | None:
             return MigrationContext.configure(connection).get_current_revision()
     finally:
         engine.dispose()
+
+
+def shown(url: str | URL) -> str:
+    """The database's URL for messages and logs: its password hidden."""
+    return normalise_url(url).render_as_string(hide_password=True)
+
+
+def open_database(url: str | URL) -> Engine:
+    """An engine on an existing database at the newest schema; DatabaseNotReady otherwise.
+
+    Only `moderator db upgrade` (and the demo) create or migrate a database: a daemon or
+    an admin command started with another directory or config must not make a second,
+    empty one and answer players from it."""
+    parsed = normalise_url(url)
+    file = sqlite_file(parsed)
+    upgrade_hint = "moderator db upgrade --config <this config>"
+    if file is not None:
+        closed = _closed_folder(file)
+        if closed is not None:
+            raise DatabaseNotReady(f"cannot reach {file} through {closed}: {_owner_hint(closed)}")
+        if not file.exists():
+            raise DatabaseNotReady(
+                f"no database at {file} ({shown(parsed)}): create it with {upgrade_hint}, "
+                "or check [database] url"
+            )
+        # WAL: every reader also writes (the -wal and -shm files beside the database).
+        for needed in (file, file.parent):
+            if not os.access(needed, os.W_OK, effective_ids=_EFFECTIVE):
+                raise DatabaseNotReady(f"cannot write {needed}: {_owner_hint(needed)}")
+    engine = make_engine(parsed)
+    try:
+        with engine.connect() as connection:
+            current = MigrationContext.configure(connection).get_current_revision()
+    except SQLAlchemyError as exc:
+        engine.dispose()
+        cause = getattr(exc, "orig", None) or exc  # the driver's own words, without the SQL
+        first = str(cause).strip().splitlines()
+        raise DatabaseNotReady(
+            f"cannot open the database {shown(parsed)}: {first[0] if first else type(exc)}"
+        ) from None
+    head = head_revision()
+    if current != head:
+        engine.dispose()
+        if current is None:
+            state = "is empty (never migrated)"
+        elif current in _known_revisions():
+            state = f"is at revision {current}, this version needs {head}"
+        else:
+            raise DatabaseNotReady(
+                f"the database {shown(parsed)} is at revision {current}, which this version "
+                "does not know: a newer version of the moderator migrated it"
+            )
+        raise DatabaseNotReady(f"the database {shown(parsed)} {state}: run {upgrade_hint}")
+    return engine
+
+
+# The user the command runs as (sudo -u, a unit's User=) is the one that must write.
+_EFFECTIVE = os.access in os.supports_effective_ids
+
+
+def _closed_folder(file: Path) -> Path | None:
+    """The first folder on the way to ``file`` that this user may not enter."""
+    for folder in reversed(file.parents):
+        if not folder.is_dir():
+            return None  # missing: the file is missing too, which is said next
+        if not os.access(folder, os.X_OK, effective_ids=_EFFECTIVE):
+            return folder
+    return None
+
+
+def _known_revisions() -> set[str]:
+    script = ScriptDirectory.from_config(alembic_config())
+    return {rev.revision for rev in script.walk_revisions()}
+
+
+def _owner_hint(path: Path) -> str:
+    """Who owns ``path`` and who we are: the usual cause is a database made by root for a
+    service that runs as its own user (docs/deploy.md)."""
+    try:
+        import pwd
+
+        owner = pwd.getpwuid(path.stat().st_uid).pw_name
+        me = pwd.getpwuid(os.geteuid()).pw_name
+    except (ImportError, KeyError, OSError):
+        return "permission denied"
+    return (
+        f"permission denied (it belongs to {owner}, this command runs as {me}); run the "
+        f"moderator's commands as {owner} (e.g. sudo -u {owner} moderator ...)"
+    )
