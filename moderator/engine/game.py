@@ -88,11 +88,15 @@ class Game:
     action against the legal ones before touching anything, so an error changes nothing.
     """
 
-    __slots__ = ("_legal", "state")
+    __slots__ = ("_decisions", "_legal", "state")
 
     def __init__(self, state: State) -> None:
         self.state = state
+        # Both caches describe the current position only: apply() empties them before it
+        # changes anything, and _advance() fills _legal for the seat it stops at, since it
+        # had to compute those actions anyway to know that the seat has something to do.
         self._legal: dict[int, Sequence[Action]] = {}
+        self._decisions: tuple[Decision, ...] | None = None
 
     # -- creation ----------------------------------------------------------------
 
@@ -135,7 +139,12 @@ class Game:
         return cls(s)
 
     def copy(self) -> Game:
-        return Game(self.state.copy())
+        """An independent game in the same position (the legal actions of the position,
+        which are never changed in place, are shared rather than computed again)."""
+        game = Game(self.state.copy())
+        game._legal = dict(self._legal)
+        game._decisions = self._decisions
+        return game
 
     def to_json(self) -> str:
         return serialize.dumps(self.state)
@@ -206,14 +215,17 @@ class Game:
         return ()
 
     def decisions(self) -> tuple[Decision, ...]:
+        cached = self._decisions
+        if cached is not None:
+            return cached
         kind = self.kind()
-        if kind is None:
-            return ()
         out = []
-        for seat in self.deciding():
-            legal = self.legal_actions(seat)
-            out.append(Decision(seat, kind, legal, len(legal) == 1))
-        return tuple(out)
+        if kind is not None:
+            for seat in self.deciding():
+                legal = self.legal_actions(seat)
+                out.append(Decision(seat, kind, legal, len(legal) == 1))
+        self._decisions = decisions = tuple(out)
+        return decisions
 
     def scores(self) -> tuple[Score, ...]:
         return scores(self.state)
@@ -260,6 +272,7 @@ class Game:
                 reason = "that is not a legal action now"
             raise IllegalAction(seat, action, legal, reason)
         phase = s.phase
+        self._decisions = None
         if phase is Phase.MAYOR or phase is Phase.STORE:
             # Simultaneous decisions are independent: the others' choices stay valid.
             del self._legal[seat]
@@ -289,8 +302,6 @@ class Game:
         elif phase is Phase.STORE:
             captain.store_apply(s, seat, action, ev)
         self._advance(ev)
-        if s.phase is not phase:
-            self._legal = {}
         return ev
 
     def _pick(self, seat: int, role: Role, ev: list[Event]) -> None:
@@ -339,7 +350,9 @@ class Game:
                         and not settler.hacienda_possible(s, seat)
                     ):
                         s.step = 1
-                    if self._compute_legal(seat):
+                    legal = self._compute_legal(seat)
+                    if legal:
+                        self._legal[seat] = legal
                         return
                     ev.append(Skipped(seat, role))
                     s.acted += 1
@@ -350,15 +363,19 @@ class Game:
                     trader.end(s, ev)
                 self._end_phase(ev)
             elif phase is Phase.CRAFTSMAN:
-                if craftsman.legal(s, s.picker):
+                legal = craftsman.legal(s, s.picker)
+                if legal:
                     s.turn = s.picker
+                    self._legal[s.picker] = legal
                     return
                 self._end_phase(ev)
             elif phase is Phase.CAPTAIN:
                 for k in range(s.n):
                     seat = (s.turn + k) % s.n
-                    if captain.legal(s, seat):
+                    legal = captain.legal(s, seat)
+                    if legal:
                         s.turn = seat
+                        self._legal[seat] = legal
                         return
                 captain.begin_storage(s)
                 s.phase = Phase.STORE
@@ -376,7 +393,8 @@ class Game:
 
     def _end_phase(self, ev: list[Event]) -> None:
         s = self.state
-        ev.append(PhaseEnded(Role(s.role)))
+        self._legal = {}
+        ev.append(PhaseEnded(_ROLES[s.role]))
         s.role = -1
         s.picks += 1
         s.phase = Phase.ROLE

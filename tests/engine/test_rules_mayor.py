@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from positions import (
     CORN,
@@ -249,3 +251,35 @@ def test_refill_short_when_the_supply_cannot_fill_the_ship() -> None:
         )
     assert ShipRefilled(3, True) in events
     assert game.state.end_reason is not None
+
+
+def test_the_layouts_offered_are_exactly_every_way_to_fill_the_circles() -> None:
+    """Every layout of the colonists over the plantations, quarries and building circles
+    is offered once (the lazy sequence counts and unranks them), and nothing else is."""
+    game = mayor_game(ship=4)
+    s = game.state
+    plant(s, 0, CORN, 2)
+    plant(s, 0, INDIGO, 3)
+    quarry(s, 0, 2)
+    build(s, 0, Building.INDIGO_PLANT)
+    build(s, 0, Building.HACIENDA)
+    build(s, 0, Building.COFFEE_ROASTER)
+    san_juan(s, 0, 6)
+    game = ready(game)
+    pick(game, Role.MAYOR)
+    legal = game.legal_actions(0)
+    p = game.state.players[0]
+    caps = [2, 3, 0, 0, 0, 2, 3, 2, 1]  # corn, indigo, ..., quarries, then the buildings
+    built = sorted(p.buildings)
+    expected = set()
+    for extra, placed in ((True, 8), (False, 7)):  # 1 from the ship + 6 (+ the privilege)
+        for counts in itertools.product(*(range(c + 1) for c in caps)):
+            if sum(counts) == placed:
+                buildings = tuple((b, n) for b, n in zip(built, counts[6:], strict=True) if n)
+                layout = Layout(counts[:5], counts[5], buildings)  # type: ignore[arg-type]
+                expected.add(PlaceColonists(layout, extra))
+    offered = list(legal)
+    assert len(offered) == len(legal) == len(expected) == len(set(offered))
+    assert set(offered) == expected
+    assert all(a in legal for a in expected)
+    assert PlaceColonists(Layout((3, 0, 0, 0, 0), 0, ()), False) not in legal

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import accumulate
 from typing import overload
 
 from ..actions import Action, Layout, PlaceColonists
@@ -20,6 +19,16 @@ def _groups(p: Player) -> tuple[list[int], list[Building]]:
     return caps, built
 
 
+# The counting polynomials are packed into one integer, a coefficient per _SLOT bits,
+# so that a multiplication in C does the work of a loop over every count. A player
+# has at most 12 island spaces and 12 city spaces (3 circles at most each), so no
+# count of layouts comes near 2**64.
+_SLOT = 64
+_COEFF = (1 << _SLOT) - 1
+# 1 + x + ... + x**cap: the ways to put 0..cap colonists on one group of ``cap`` circles.
+_ONES = [sum(1 << (_SLOT * j) for j in range(cap + 1)) for cap in range(40)]
+
+
 class LayoutSpace(Sequence[PlaceColonists]):
     """Every legal layout of one player, as a lazy sequence.
 
@@ -28,36 +37,43 @@ class LayoutSpace(Sequence[PlaceColonists]):
     membership are all exact.
     """
 
+    __slots__ = ("_built", "_caps", "_extras", "_len", "_placed", "_sizes", "_ways")
+
     def __init__(self, p: Player, extras: tuple[bool, ...], base: int) -> None:
         self._caps, self._built = _groups(p)
         self._extras = extras
         capacity = sum(self._caps)
         # Colonists placed on circles: all of them, or every circle when there are more.
         self._placed = tuple(min(base + int(x), capacity) for x in extras)
-        self._ways: list[list[int]] = []
+        self._ways: list[int] = []
         self._sizes: tuple[int, ...] = ()
+        self._len = -1
 
     def _count(self) -> None:
-        """Fill ways[i][r], the layouts of r colonists over groups i.. (bounded)."""
-        k = len(self._caps)
+        """Fill ways[i], the polynomial whose coefficient of x**r is the number of
+        layouts of r colonists over groups i.. (only up to the largest r needed)."""
+        caps = self._caps
+        k = len(caps)
         top = max(self._placed)
-        ways = [[0] * (top + 1) for _ in range(k + 1)]
-        ways[k][0] = 1
+        mask = (1 << (_SLOT * (top + 1))) - 1
+        ways = [0] * (k + 1)
+        ways[k] = poly = 1
         for i in range(k - 1, -1, -1):
-            cap = self._caps[i]
-            prefix = list(accumulate(ways[i + 1], initial=0))
-            # ways[i][r] = sum of ways[i+1][r-cap .. r]
-            ways[i] = [prefix[r + 1] - (prefix[r - cap] if r > cap else 0) for r in range(top + 1)]
+            cap = caps[i]
+            if cap:
+                poly = (poly * _ONES[cap if cap <= top else top]) & mask
+            ways[i] = poly
         self._ways = ways
-        self._sizes = tuple(ways[0][n] for n in self._placed)
+        self._sizes = tuple((poly >> (_SLOT * n)) & _COEFF for n in self._placed)
+        self._len = sum(self._sizes)
 
     def __bool__(self) -> bool:
         return True  # there is always at least one layout
 
     def __len__(self) -> int:
-        if not self._sizes:
+        if self._len < 0:
             self._count()
-        return sum(self._sizes)
+        return self._len
 
     @overload
     def __getitem__(self, index: int) -> PlaceColonists: ...
@@ -66,9 +82,10 @@ class LayoutSpace(Sequence[PlaceColonists]):
     def __getitem__(self, index: int | slice) -> PlaceColonists | Sequence[PlaceColonists]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
+        size = len(self)  # also counts the layouts on first use
         if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):  # len() also counts the layouts on first use
+            index += size
+        if not 0 <= index < size:
             raise IndexError(index)
         for extra, size, placed in zip(self._extras, self._sizes, self._placed, strict=True):
             if index < size:
@@ -78,10 +95,11 @@ class LayoutSpace(Sequence[PlaceColonists]):
 
     def _unrank(self, index: int, remaining: int) -> Layout:
         counts: list[int] = []
+        ways = self._ways
         for i, cap in enumerate(self._caps):
-            nxt = self._ways[i + 1]
+            nxt = ways[i + 1]
             for x in range(min(cap, remaining) + 1):
-                w = nxt[remaining - x]
+                w = (nxt >> (_SLOT * (remaining - x))) & _COEFF
                 if index < w:
                     counts.append(x)
                     remaining -= x
