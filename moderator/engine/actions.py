@@ -59,7 +59,7 @@ class Layout:
 
     @property
     def placed(self) -> int:
-        return sum(self.plantations) + self.quarries + sum(n for _, n in self.buildings)
+        return sum(self.plantations) + self.quarries + sum([n for _, n in self.buildings])
 
     def on(self, building: Building) -> int:
         for b, n in self.buildings:

@@ -48,6 +48,20 @@ _PHASE_OF_ROLE = {
     Role.TRADER: Phase.TRADER,
     Role.CAPTAIN: Phase.CAPTAIN,
 }
+# An Enum member looked up on its class goes through the metaclass (about 100 ns, many
+# times per decision): the hot paths below use these module-level names instead.
+_SELECTION, _SETTLER, _MAYOR, _BUILDER, _CRAFTSMAN, _TRADER, _CAPTAIN, _STORE, _OVER = (
+    Phase.ROLE,
+    Phase.SETTLER,
+    Phase.MAYOR,
+    Phase.BUILDER,
+    Phase.CRAFTSMAN,
+    Phase.TRADER,
+    Phase.CAPTAIN,
+    Phase.STORE,
+    Phase.OVER,
+)
+_HACIENDA, _SETTLE = DecisionKind.HACIENDA, DecisionKind.SETTLE
 _KIND = {
     Phase.ROLE: DecisionKind.ROLE,
     Phase.MAYOR: DecisionKind.MAYOR,
@@ -158,7 +172,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.state.phase is Phase.OVER
+        return self.state.phase is _OVER
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -180,16 +194,17 @@ class Game:
     def deciding(self) -> tuple[int, ...]:
         """The seats that must decide now (several at once in the mayor and storage steps)."""
         s = self.state
-        if s.phase is Phase.OVER:
+        phase = s.phase
+        if phase is _MAYOR or phase is _STORE:
+            return tuple([i for i, w in enumerate(s.waiting) if w])
+        if phase is _OVER:
             return ()
-        if s.phase in (Phase.MAYOR, Phase.STORE):
-            return tuple(i for i, w in enumerate(s.waiting) if w)
         return (s.turn,)
 
     def kind(self) -> DecisionKind | None:
         s = self.state
-        if s.phase is Phase.SETTLER:
-            return DecisionKind.HACIENDA if s.step == 0 else DecisionKind.SETTLE
+        if s.phase is _SETTLER:
+            return _HACIENDA if s.step == 0 else _SETTLE
         return _KIND.get(s.phase)
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
@@ -208,9 +223,9 @@ class Game:
         s = self.state
         if seat in self.deciding():
             return self.legal_actions(seat)
-        if s.phase is Phase.TRADER and (seat - s.picker) % s.n >= s.acted:
+        if s.phase is _TRADER and (seat - s.picker) % s.n >= s.acted:
             return trader.legal(s, seat)
-        if s.phase is Phase.CAPTAIN:
+        if s.phase is _CAPTAIN:
             return captain.legal(s, seat)
         return ()
 
@@ -219,12 +234,18 @@ class Game:
         if cached is not None:
             return cached
         kind = self.kind()
-        out = []
-        if kind is not None:
-            for seat in self.deciding():
-                legal = self.legal_actions(seat)
-                out.append(Decision(seat, kind, legal, len(legal) == 1))
-        self._decisions = decisions = tuple(out)
+        if kind is None:
+            decisions: tuple[Decision, ...] = ()
+        else:
+            legal_actions = self.legal_actions
+            decisions = tuple(
+                [
+                    Decision(seat, kind, legal, len(legal) == 1)
+                    for seat in self.deciding()
+                    for legal in (legal_actions(seat),)
+                ]
+            )
+        self._decisions = decisions
         return decisions
 
     def scores(self) -> tuple[Score, ...]:
@@ -236,22 +257,22 @@ class Game:
     def _compute_legal(self, seat: int) -> Sequence[Action]:
         s = self.state
         phase = s.phase
-        if phase is Phase.ROLE:
+        if phase is _SELECTION:
             taken = s.role_taken
             return [_PICK[r] for r in s.role_doubloons if r not in taken]
-        if phase is Phase.SETTLER:
+        if phase is _SETTLER:
             return settler.legal(s, seat)
-        if phase is Phase.MAYOR:
+        if phase is _MAYOR:
             return mayor.legal(s, seat)
-        if phase is Phase.BUILDER:
+        if phase is _BUILDER:
             return builder.legal(s, seat)
-        if phase is Phase.CRAFTSMAN:
+        if phase is _CRAFTSMAN:
             return craftsman.legal(s, seat)
-        if phase is Phase.TRADER:
+        if phase is _TRADER:
             return trader.legal(s, seat)
-        if phase is Phase.CAPTAIN:
+        if phase is _CAPTAIN:
             return captain.legal(s, seat)
-        if phase is Phase.STORE:
+        if phase is _STORE:
             return captain.store_legal(s, seat)
         return ()
 
@@ -262,10 +283,12 @@ class Game:
         decision; returns the events caused. An illegal action raises IllegalAction
         and changes nothing."""
         s = self.state
-        if s.phase is Phase.OVER:
+        if s.phase is _OVER:
             raise IllegalAction(seat, action, (), "the game is over")
         legal = self.legal_actions(seat)
-        if action not in legal:
+        # The offered actions are shared objects, so an action chosen from them is found
+        # by identity (ids compared in C) before any dataclass is compared field by field.
+        if not (type(legal) is list and id(action) in map(id, legal)) and action not in legal:
             if not legal:
                 reason = f"it is not {s.players[seat].name}'s decision now"
             else:
@@ -273,33 +296,33 @@ class Game:
             raise IllegalAction(seat, action, legal, reason)
         phase = s.phase
         self._decisions = None
-        if phase is Phase.MAYOR or phase is Phase.STORE:
+        if phase is _MAYOR or phase is _STORE:
             # Simultaneous decisions are independent: the others' choices stay valid.
             del self._legal[seat]
         else:
             self._legal = {}
         ev: list[Event] = []
-        if phase is Phase.ROLE:
+        if phase is _SELECTION:
             assert isinstance(action, PickRole)
             self._pick(seat, action.role, ev)
-        elif phase is Phase.SETTLER:
+        elif phase is _SETTLER:
             if settler.apply(s, seat, action, ev):
                 s.acted += 1
                 s.step = 0
-        elif phase is Phase.MAYOR:
+        elif phase is _MAYOR:
             mayor.apply(s, seat, action, ev)
-        elif phase is Phase.BUILDER:
+        elif phase is _BUILDER:
             builder.apply(s, seat, action, ev)
             s.acted += 1
-        elif phase is Phase.CRAFTSMAN:
+        elif phase is _CRAFTSMAN:
             craftsman.apply(s, seat, action, ev)
-        elif phase is Phase.TRADER:
+        elif phase is _TRADER:
             trader.apply(s, seat, action, ev)
             s.acted += 1
-        elif phase is Phase.CAPTAIN:
+        elif phase is _CAPTAIN:
             captain.apply(s, seat, action, ev)
             s.turn = (seat + 1) % s.n
-        elif phase is Phase.STORE:
+        elif phase is _STORE:
             captain.store_apply(s, seat, action, ev)
         self._advance(ev)
         return ev
@@ -314,41 +337,39 @@ class Game:
         s.picker = seat
         s.role = int(role)
         ev.append(RolePicked(seat, role, bonus))
-        if role.is_prospector:
+        phase = _PHASE_OF_ROLE.get(role)
+        if phase is None:  # a prospector
             prospector.begin(s, ev)
             self._end_phase(ev)
             return
-        s.phase = _PHASE_OF_ROLE[role]
+        s.phase = phase
         s.acted = 0
         s.step = 0
         s.turn = seat
-        if role is Role.MAYOR:
+        if phase is _MAYOR:
             mayor.begin(s, ev)
-        elif role is Role.CRAFTSMAN:
+        elif phase is _CRAFTSMAN:
             craftsman.begin(s, ev)
-        elif role is Role.CAPTAIN:
-            s.wharf_used = [False] * s.n
-            s.declined_wharf = [False] * s.n
+        elif phase is _CAPTAIN:
+            s.wharf_used = [False] * len(s.players)
+            s.declined_wharf = [False] * len(s.players)
             s.captain_privilege_used = False
 
     def _advance(self, ev: list[Event]) -> None:
         """Move on to the next decision: skip seats with nothing to do, end phases,
         rounds and the game."""
         s = self.state
+        n = len(s.players)
         while True:
             phase = s.phase
-            if phase is Phase.OVER or phase is Phase.ROLE:
+            if phase is _OVER or phase is _SELECTION:
                 return
             role = _ROLES[s.role]
-            if phase in (Phase.SETTLER, Phase.BUILDER, Phase.TRADER):
-                while s.acted < s.n:
-                    seat = (s.picker + s.acted) % s.n
+            if phase is _BUILDER or phase is _SETTLER or phase is _TRADER:
+                while s.acted < n:
+                    seat = (s.picker + s.acted) % n
                     s.turn = seat
-                    if (
-                        phase is Phase.SETTLER
-                        and s.step == 0
-                        and not settler.hacienda_possible(s, seat)
-                    ):
+                    if phase is _SETTLER and s.step == 0 and not settler.hacienda_possible(s, seat):
                         s.step = 1
                     legal = self._compute_legal(seat)
                     if legal:
@@ -357,35 +378,35 @@ class Game:
                     ev.append(Skipped(seat, role))
                     s.acted += 1
                     s.step = 0
-                if phase is Phase.SETTLER:
+                if phase is _SETTLER:
                     settler.end(s, ev)
-                elif phase is Phase.TRADER:
+                elif phase is _TRADER:
                     trader.end(s, ev)
                 self._end_phase(ev)
-            elif phase is Phase.CRAFTSMAN:
+            elif phase is _CRAFTSMAN:
                 legal = craftsman.legal(s, s.picker)
                 if legal:
                     s.turn = s.picker
                     self._legal[s.picker] = legal
                     return
                 self._end_phase(ev)
-            elif phase is Phase.CAPTAIN:
-                for k in range(s.n):
-                    seat = (s.turn + k) % s.n
+            elif phase is _CAPTAIN:
+                for k in range(n):
+                    seat = (s.turn + k) % n
                     legal = captain.legal(s, seat)
                     if legal:
                         s.turn = seat
                         self._legal[seat] = legal
                         return
                 captain.begin_storage(s)
-                s.phase = Phase.STORE
-            elif phase is Phase.MAYOR or phase is Phase.STORE:
+                s.phase = _STORE
+            elif phase is _MAYOR or phase is _STORE:
                 for seat, waiting in enumerate(s.waiting):
                     if waiting and not self.legal_actions(seat):
                         s.waiting[seat] = False
                 if any(s.waiting):
                     return
-                if phase is Phase.MAYOR:
+                if phase is _MAYOR:
                     mayor.end(s, ev)
                 else:
                     captain.end(s, ev)
@@ -397,7 +418,7 @@ class Game:
         ev.append(PhaseEnded(_ROLES[s.role]))
         s.role = -1
         s.picks += 1
-        s.phase = Phase.ROLE
+        s.phase = _SELECTION
         s.acted = 0
         s.step = 0
         s.waiting = [False] * s.n
@@ -411,7 +432,7 @@ class Game:
         s.picks = 0
         ev.append(RoundEnded(s.round))
         if s.end_reason is not None:
-            s.phase = Phase.OVER
+            s.phase = _OVER
             ev.append(GameEnded(tuple(sc.total for sc in scores(s)), winners(s)))
             return
         s.round += 1

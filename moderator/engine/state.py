@@ -6,6 +6,10 @@ from enum import Enum
 
 from .components import BUILDINGS, GOODS, ISLAND_SPACES, PRODUCERS, Building, Good
 
+# City spaces and circles per building, by building number (the hot paths add them up).
+_SPACES = tuple(info.spaces for info in BUILDINGS.values())
+_CIRCLES = tuple(info.circles for info in BUILDINGS.values())
+
 
 class Phase(Enum):
     ROLE = "role"
@@ -17,6 +21,10 @@ class Phase(Enum):
     CAPTAIN = "captain"
     STORE = "store"
     OVER = "over"
+
+    # Members are singletons compared by identity; hashing them by identity in C keeps
+    # the engine's phase tables off Enum.__hash__, a Python function.
+    __hash__ = object.__hash__
 
 
 class Ship:
@@ -100,7 +108,7 @@ class Player:
 
     @property
     def city_used(self) -> int:
-        return sum(BUILDINGS[b].spaces for b in self.buildings)
+        return sum([_SPACES[b] for b in self.buildings])
 
     @property
     def colonists(self) -> int:
@@ -113,15 +121,11 @@ class Player:
 
     @property
     def circles(self) -> int:
-        return (
-            sum(self.plantations)
-            + self.quarries
-            + sum(BUILDINGS[b].circles for b in self.buildings)
-        )
+        return sum(self.plantations) + self.quarries + sum([_CIRCLES[b] for b in self.buildings])
 
     @property
     def empty_building_circles(self) -> int:
-        return sum(BUILDINGS[b].circles - n for b, n in self.buildings.items())
+        return sum([_CIRCLES[b] - n for b, n in self.buildings.items()])
 
     def production(self) -> list[int]:
         """Barrels this player would produce per good, before the supply limits it."""

@@ -8,6 +8,9 @@ from ..events import Built, EndTriggered, Event
 from ..state import State
 from .common import colonist_available, take_colonist
 
+# Module-level names: an Enum member looked up on its class is slow (see game.py).
+_UNIVERSITY = Building.UNIVERSITY
+
 
 def cost(s: State, seat: int, building: Building) -> int:
     """Price, less the builder's privilege, less one per occupied quarry up to the column."""
@@ -27,7 +30,7 @@ def legal(s: State, seat: int) -> list[Action]:
     free = CITY_SPACES - p.city_used
     if free <= 0:
         return []
-    university = p.active(Building.UNIVERSITY) and colonist_available(s)
+    university = p.active(_UNIVERSITY) and colonist_available(s)
     quarries = p.occupied_quarries
     privilege = 1 if seat == s.picker else 0
     money = p.doubloons

@@ -5,11 +5,21 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..actions import PASS, Action, Load, LoadWharf, Pass, Store
-from ..components import GOODS, Building, Good, Role
+from ..components import GOODS, SETUPS, Building, Good, Role
 from ..events import EndTriggered, Event, GoodsStored, Loaded, Passed, ShipsUnloaded
 from ..state import Player, State
 
+# Module-level names: an Enum member looked up on its class is slow (see game.py).
+_WHARF = Building.WHARF
+_HARBOR = Building.HARBOR
+_SMALL_WAREHOUSE = Building.SMALL_WAREHOUSE
+_LARGE_WAREHOUSE = Building.LARGE_WAREHOUSE
+
+
 WHARF = {g: LoadWharf(g) for g in Good}
+# The offered loads, made once (a frozen dataclass costs a few hundred ns to build).
+_SHIPS = max(len(setup.ships) for setup in SETUPS.values())
+_LOAD = {(g, i): Load(g, i) for g in Good for i in range(_SHIPS)}
 
 
 def ship_options(s: State, p: Player) -> list[Load]:
@@ -32,22 +42,22 @@ def ship_options(s: State, p: Player) -> list[Load]:
                 break
         if carrying >= 0:
             if ships[carrying].count < ships[carrying].capacity:
-                out.append(Load(g, carrying))
+                out.append(_LOAD[g, carrying])
             continue
         empties = [i for i, ship in enumerate(ships) if ship.good is None]
         if not empties:
             continue
         whole = [i for i in empties if ships[i].capacity >= have]
         if whole:
-            out.extend(Load(g, i) for i in whole)
+            out.extend([_LOAD[g, i] for i in whole])
         else:
-            out.append(Load(g, max(empties, key=lambda i: ships[i].capacity)))
+            out.append(_LOAD[g, max(empties, key=lambda i: ships[i].capacity)])
     return out
 
 
 def wharf_available(s: State, seat: int) -> bool:
     p = s.players[seat]
-    return p.active(Building.WHARF) and not s.wharf_used[seat] and not s.declined_wharf[seat]
+    return p.active(_WHARF) and not s.wharf_used[seat] and not s.declined_wharf[seat]
 
 
 def legal(s: State, seat: int) -> list[Action]:
@@ -68,7 +78,7 @@ def _score(s: State, seat: int, count: int) -> int:
     if seat == s.picker and not s.captain_privilege_used:
         s.captain_privilege_used = True
         vp += 1
-    if p.active(Building.HARBOR):
+    if p.active(_HARBOR):
         vp += 1
     p.vp += vp
     s.vp_chips -= vp  # may go below zero: shipping still scores (rules-reference)
@@ -103,9 +113,7 @@ def apply(s: State, seat: int, action: Action, ev: list[Event]) -> None:
 
 
 def warehouse_kinds(p: Player) -> int:
-    return (1 if p.active(Building.SMALL_WAREHOUSE) else 0) + (
-        2 if p.active(Building.LARGE_WAREHOUSE) else 0
-    )
+    return (1 if p.active(_SMALL_WAREHOUSE) else 0) + (2 if p.active(_LARGE_WAREHOUSE) else 0)
 
 
 def store_options(p: Player) -> list[Store]:

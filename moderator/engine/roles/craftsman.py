@@ -8,6 +8,10 @@ from ..events import Event, ExtraTaken, FactoryPaid, Produced
 from ..state import State
 from .common import order_from
 
+# Module-level names: an Enum member looked up on its class is slow (see game.py).
+_FACTORY = Building.FACTORY
+
+
 EXTRA = {g: ExtraGood(g) for g in Good}
 
 
@@ -27,7 +31,7 @@ def begin(s: State, ev: list[Event]) -> None:
         if any(got):
             ev.append(Produced(seat, (got[0], got[1], got[2], got[3], got[4])))
         kinds = sum(1 for n in got if n)
-        if p.active(Building.FACTORY) and FACTORY_BONUS[kinds]:
+        if p.active(_FACTORY) and FACTORY_BONUS[kinds]:
             p.doubloons += FACTORY_BONUS[kinds]
             ev.append(FactoryPaid(seat, FACTORY_BONUS[kinds]))
         if seat == s.picker:

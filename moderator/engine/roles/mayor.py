@@ -15,7 +15,7 @@ def _groups(p: Player) -> tuple[list[int], list[Building]]:
     """Capacities in a fixed order: five plantation kinds, quarries, then each building."""
     caps = [*p.plantations, p.quarries]
     built = sorted(p.buildings)
-    caps.extend(BUILDINGS[b].circles for b in built)
+    caps.extend([BUILDINGS[b].circles for b in built])
     return caps, built
 
 
@@ -27,6 +27,7 @@ _SLOT = 64
 _COEFF = (1 << _SLOT) - 1
 # 1 + x + ... + x**cap: the ways to put 0..cap colonists on one group of ``cap`` circles.
 _ONES = [sum(1 << (_SLOT * j) for j in range(cap + 1)) for cap in range(40)]
+_WINDOW = [(1 << (_SLOT * (cap + 1))) - 1 for cap in range(40)]
 
 
 class LayoutSpace(Sequence[PlaceColonists]):
@@ -44,7 +45,7 @@ class LayoutSpace(Sequence[PlaceColonists]):
         self._extras = extras
         capacity = sum(self._caps)
         # Colonists placed on circles: all of them, or every circle when there are more.
-        self._placed = tuple(min(base + int(x), capacity) for x in extras)
+        self._placed = tuple([min(base + x, capacity) for x in extras])
         self._ways: list[int] = []
         self._sizes: tuple[int, ...] = ()
         self._len = -1
@@ -96,10 +97,18 @@ class LayoutSpace(Sequence[PlaceColonists]):
     def _unrank(self, index: int, remaining: int) -> Layout:
         counts: list[int] = []
         ways = self._ways
-        for i, cap in enumerate(self._caps):
-            nxt = ways[i + 1]
-            for x in range(min(cap, remaining) + 1):
-                w = (nxt >> (_SLOT * (remaining - x))) & _COEFF
+        i = 0
+        for cap in self._caps:
+            i += 1
+            if not remaining or not cap:
+                counts.append(0)
+                continue
+            top = cap if cap < remaining else remaining
+            # The layouts of the groups after this one, for remaining - top .. remaining
+            # colonists: slot j holds those with top - j colonists on this group.
+            window = (ways[i] >> (_SLOT * (remaining - top))) & _WINDOW[top]
+            for x in range(top + 1):
+                w = (window >> (_SLOT * (top - x))) & _COEFF
                 if index < w:
                     counts.append(x)
                     remaining -= x

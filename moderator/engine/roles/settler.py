@@ -9,8 +9,17 @@ from ..rng import shuffle
 from ..state import State
 from .common import colonist_available, take_colonist
 
+# Module-level names: an Enum member looked up on its class is slow (see game.py).
+_HACIENDA = Building.HACIENDA
+_CONSTRUCTION_HUT = Building.CONSTRUCTION_HUT
+_HOSPICE = Building.HOSPICE
+
+
 HACIENDA_YES = UseHacienda(True)
 HACIENDA_NO = UseHacienda(False)
+# The offered actions, made once: a frozen dataclass costs a few hundred ns to build.
+_TAKE = {(g, h): TakePlantation(g, h) for g in Good for h in (False, True)}
+_QUARRY = {h: TakeQuarry(h) for h in (False, True)}
 
 
 def _draw(s: State) -> tuple[Good | None, bool]:
@@ -27,14 +36,12 @@ def _draw(s: State) -> tuple[Good | None, bool]:
 
 def hacienda_possible(s: State, seat: int) -> bool:
     p = s.players[seat]
-    return p.active(Building.HACIENDA) and p.island_free > 0 and bool(s.pile or s.discards)
+    return p.active(_HACIENDA) and p.island_free > 0 and bool(s.pile or s.discards)
 
 
 def quarry_allowed(s: State, seat: int) -> bool:
     """A quarry is the settler's privilege, and anyone's with an occupied construction hut."""
-    return s.quarries > 0 and (
-        seat == s.picker or s.players[seat].active(Building.CONSTRUCTION_HUT)
-    )
+    return s.quarries > 0 and (seat == s.picker or s.players[seat].active(_CONSTRUCTION_HUT))
 
 
 def legal(s: State, seat: int) -> list[Action]:
@@ -43,14 +50,14 @@ def legal(s: State, seat: int) -> list[Action]:
     p = s.players[seat]
     if p.island_free <= 0:
         return []
-    hospice = (False, True) if p.active(Building.HOSPICE) and colonist_available(s) else (False,)
+    hospice = (False, True) if p.active(_HOSPICE) and colonist_available(s) else (False,)
     out: list[Action] = []
     for g in sorted(set(s.face_up)):
         for h in hospice:
-            out.append(TakePlantation(g, h))
+            out.append(_TAKE[g, h])
     if quarry_allowed(s, seat):
         for h in hospice:
-            out.append(TakeQuarry(h))
+            out.append(_QUARRY[h])
     if out:
         out.append(PASS)
     return out

@@ -7,15 +7,21 @@ from ..components import GOODS, TRADING_HOUSE_SPACES, Building, Good
 from ..events import Event, Sold, TradingHouseEmptied
 from ..state import State
 
+# Module-level names: an Enum member looked up on its class is slow (see game.py).
+_SMALL_MARKET = Building.SMALL_MARKET
+_LARGE_MARKET = Building.LARGE_MARKET
+_OFFICE = Building.OFFICE
+
+
 SELL = {g: Sell(g) for g in Good}
 
 
 def price(s: State, seat: int, good: Good) -> int:
     p = s.players[seat]
     bonus = 1 if seat == s.picker else 0
-    if p.active(Building.SMALL_MARKET):
+    if p.active(_SMALL_MARKET):
         bonus += 1
-    if p.active(Building.LARGE_MARKET):
+    if p.active(_LARGE_MARKET):
         bonus += 2
     return good.price + bonus
 
@@ -24,7 +30,7 @@ def legal(s: State, seat: int) -> list[Action]:
     if len(s.trading_house) >= TRADING_HOUSE_SPACES:
         return []
     p = s.players[seat]
-    office = p.active(Building.OFFICE)
+    office = p.active(_OFFICE)
     out: list[Action] = [
         SELL[g] for g in GOODS if p.goods[g] and (office or g not in s.trading_house)
     ]
