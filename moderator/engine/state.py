@@ -9,6 +9,7 @@ from .components import BUILDINGS, GOODS, ISLAND_SPACES, PRODUCERS, Building, Go
 # City spaces and circles per building, by building number (the hot paths add them up).
 _SPACES = tuple(info.spaces for info in BUILDINGS.values())
 _CIRCLES = tuple(info.circles for info in BUILDINGS.values())
+_PRODUCERS_AFTER_CORN = tuple((int(g), PRODUCERS[g]) for g in GOODS[1:])
 
 
 class Phase(Enum):
@@ -129,13 +130,16 @@ class Player:
 
     def production(self) -> list[int]:
         """Barrels this player would produce per good, before the supply limits it."""
-        out = [self.occupied[Good.CORN], 0, 0, 0, 0]
-        for g in GOODS[1:]:
-            if self.occupied[g]:
+        occupied = self.occupied
+        out = [occupied[0], 0, 0, 0, 0]  # corn needs no building
+        buildings = self.buildings
+        for g, producers in _PRODUCERS_AFTER_CORN:
+            plantations = occupied[g]
+            if plantations:
                 workers = 0
-                for b in PRODUCERS[g]:
-                    workers += self.buildings.get(b, 0)
-                out[g] = min(self.occupied[g], workers)
+                for b in producers:
+                    workers += buildings.get(b, 0)
+                out[g] = plantations if plantations < workers else workers
         return out
 
 

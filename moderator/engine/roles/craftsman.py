@@ -13,24 +13,29 @@ _FACTORY = Building.FACTORY
 
 
 EXTRA = {g: ExtraGood(g) for g in Good}
+_KINDS = range(len(GOODS))
 
 
 def begin(s: State, ev: list[Event]) -> None:
     """Production in order from the craftsman, so a short supply favours him."""
     s.produced = [False] * 5
+    supply = s.goods_supply
     for seat in order_from(s, s.picker):
         p = s.players[seat]
-        want = p.production()
-        got = [0, 0, 0, 0, 0]
-        for g in GOODS:
-            n = min(want[g], s.goods_supply[g])
+        got = p.production()
+        kinds = 0
+        for g in _KINDS:
+            n = got[g]
             if n:
-                got[g] = n
-                s.goods_supply[g] -= n
+                if n > supply[g]:
+                    n = got[g] = supply[g]
+                    if not n:
+                        continue
+                kinds += 1
+                supply[g] -= n
                 p.goods[g] += n
-        if any(got):
+        if kinds:
             ev.append(Produced(seat, (got[0], got[1], got[2], got[3], got[4])))
-        kinds = sum(1 for n in got if n)
         if p.active(_FACTORY) and FACTORY_BONUS[kinds]:
             p.doubloons += FACTORY_BONUS[kinds]
             ev.append(FactoryPaid(seat, FACTORY_BONUS[kinds]))
