@@ -177,6 +177,38 @@ def test_encoded_word_cannot_smuggle_an_address() -> None:
     assert env.from_address == "good@example.org"
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "=?utf-8?q?Evil=0D=0ABcc:_victim@evil.test?=",  # a line break and an address
+        "=?utf-8?q?victim@evil.test?=",
+        "=?utf-8?b?dmljdGltQGV2aWwudGVzdA==?=",  # the same, base64
+        "=?utf-8?q?Evil_<victim@evil.test>,?=",
+        '"victim@evil.test"',
+    ],
+)
+def test_an_encoded_or_quoted_display_name_is_never_taken_for_an_address(name: str) -> None:
+    env = parse_envelope(mail(f"From: {name} <anna@players.test>\nTo: m@example.test", "x"))
+    assert env.from_address == "anna@players.test"
+    assert "\n" not in env.from_name and "\r" not in env.from_name
+    assert "victim@evil.test" not in (env.to + env.cc + env.reply_to + env.delivered_to)
+
+
+def test_an_internationalised_domain_is_read_as_its_idna_form() -> None:
+    env = parse_envelope(mail("From: Anna <anna@Müller.de>\nTo: m@bücher.example", "x"))
+    assert env.from_address == "anna@xn--mller-kva.de"
+    assert env.to == ("m@xn--bcher-kva.example",)
+
+
+@pytest.mark.parametrize(
+    "address", ["jürgen@example.de", '"john doe"@example.org', "nobody", "a@b@@"]
+)
+def test_a_from_address_the_moderator_cannot_answer_is_none_and_a_defect(address: str) -> None:
+    env = parse_envelope(mail(f"From: X <{address}>", "role mayor"))
+    assert env.from_address is None
+    assert "no usable From address" in env.defects
+
+
 def test_envelope_is_frozen() -> None:
     env = sample("plain.eml")
     with pytest.raises(dataclasses.FrozenInstanceError):

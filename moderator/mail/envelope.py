@@ -10,13 +10,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.errors import HeaderParseError
 from email.header import decode_header
+from email.headerregistry import AddressHeader, HeaderRegistry
 from email.message import Message
 from email.parser import BytesParser
 from email.policy import Compat32
-from email.utils import getaddresses, parsedate_to_datetime
+from email.utils import parsedate_to_datetime
 from functools import lru_cache
 from html.parser import HTMLParser
 from typing import TypeVar
+
+from .address import AddressError, normalise_address
 
 __all__ = [
     "AUTOMATIC_HEADERS",
@@ -260,12 +263,12 @@ def _parse(raw: bytes) -> Envelope:
         return _guarded(
             defects,
             "/".join(names),
-            lambda: _dedupe(a for name in names for _, a in _addresses(msg, name)),
+            lambda: _dedupe(a for name in names for _, a in _addresses(msg, name, defects)),
             (),
         )
 
     from_pairs: list[tuple[str, str]] = _guarded(
-        defects, "From", lambda: _addresses(msg, "From"), []
+        defects, "From", lambda: _addresses(msg, "From", defects), []
     )
     from_name, from_address = from_pairs[0] if from_pairs else ("", None)
     if from_address is None:
@@ -386,23 +389,45 @@ def _decoded_header(msg: Message, name: str) -> str:
     return safe_header_value(_decode_words(values[0])) if values else ""
 
 
-def _addresses(msg: Message, name: str) -> list[tuple[str, str]]:
-    """(display name, lower-cased addr-spec) pairs of an address header.
+def _addresses(msg: Message, name: str, defects: list[str]) -> list[tuple[str, str]]:
+    """(display name, normalised addr-spec) pairs of an address header, read with the
+    standard library's header registry (RFC 5322 §3.4).
 
-    Encoded-words are decoded only inside the display name, after the address
-    list has been split: RFC 2047 §5 forbids them in addr-specs, and decoding
-    first would let ``=?utf-8?q?=3Cevil=40x=3E?=`` smuggle in an address.
+    Encoded-words are decoded only inside display names, after the address list has been
+    split: RFC 2047 §5 forbids them in addr-specs, so ``=?utf-8?q?=3Cevil=40x=3E?=`` or
+    ``=?utf-8?q?Evil=0D=0ABcc:_victim@evil.test?=`` is a name, never an address. An
+    address the moderator could not answer (no domain, quoted or non-ASCII local part)
+    is left out, with a defect.
     """
-    values = _header_values(msg, name)
-    if not values:
-        return []
     pairs: list[tuple[str, str]] = []
-    for display, address in getaddresses(values):
-        address = safe_header_value(address).lower()
-        if "@" not in address or " " in address:
-            continue
-        pairs.append((safe_header_value(_decode_words(display)), address))
+    for value in _header_values(msg, name):
+        for display, addr_spec in _mailboxes(name, value, defects):
+            try:
+                address = normalise_address(safe_header_value(addr_spec))
+            except AddressError:
+                defects.append(f"{name}: an address that cannot be answered")
+                continue
+            pairs.append((safe_header_value(display), address))
     return pairs
+
+
+_REGISTRY = HeaderRegistry()
+# Every address header is read the way To is (Delivered-To and the like are not in it).
+_ADDRESS_HEADER = _REGISTRY["to"]
+
+
+def _mailboxes(name: str, value: str, defects: list[str]) -> list[tuple[str, str]]:
+    """(decoded display name, addr-spec) of each mailbox of one header value."""
+    try:
+        header = _ADDRESS_HEADER(name, value)
+    except ValueError:
+        # The registry refuses a display name that decodes to a line break: a forged
+        # header. Its own parser still tells name from address; the name is made safe.
+        defects.append(f"{name}: a display name with a line break")
+        parsed = AddressHeader.value_parser(value)
+        return [(mb.display_name or "", mb.addr_spec or "") for mb in parsed.all_mailboxes]
+    assert isinstance(header, AddressHeader)
+    return [(a.display_name, a.addr_spec) for a in header.addresses]
 
 
 def _return_path(value: str) -> str | None:

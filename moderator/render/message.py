@@ -12,18 +12,15 @@ from email.header import Header
 from email.utils import format_datetime
 from functools import lru_cache
 
+from ..mail.address import ADDR_SPEC as _ADDR_SPEC
+from ..mail.address import ATEXT as _ATEXT
+from ..mail.address import DOMAIN as _DOMAIN
+from ..mail.address import MAX_ADDRESS, AddressError
 from ..mail.envelope import OWN_MAIL_HEADER, safe_header_value
 from .env import Rendered
 
 AUTO_SUBMITTED = frozenset({"auto-replied", "auto-generated"})
 
-# RFC 5322 §3.2.3 dot-atom local part (atext) and an RFC 1035 host name or a
-# single label (loopback test servers use "localhost"); no quoted strings, no
-# comments, no display names: one bare addr-spec.
-_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
-_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-_DOMAIN = rf"{_LABEL}(?:\.{_LABEL})*"
-_ADDR_SPEC = re.compile(rf"{_ATEXT}(?:\.{_ATEXT})*@{_DOMAIN}")
 _DOMAIN_RE = re.compile(_DOMAIN)
 # RFC 5322 §3.6.4 msg-id: "<" id-left "@" id-right ">" (dot-atom-text forms).
 # A display name that needs neither quotes nor encoding (RFC 5322 §3.2.5 phrase of atoms).
@@ -31,15 +28,11 @@ _PLAIN_PHRASE = re.compile(rf"{_ATEXT}(?: {_ATEXT})*")
 _MSG_ID = re.compile(rf"<{_ATEXT}(?:\.{_ATEXT})*@(?:{_ATEXT}(?:\.{_ATEXT})*|\[[!-Z^-~]*\])>")
 
 
-class AddressError(ValueError):
-    """An address or message id that must not go into a header."""
-
-
 def check_address(addr: str) -> str:
     """``addr`` if it is one bare addr-spec (RFC 5322 §3.4.1, dot-atom forms only, at
     most 254 characters, RFC 5321 §4.5.3.1), else AddressError. CR, LF, commas, angle
     brackets, display names and second addresses are all refused."""
-    if not isinstance(addr, str) or len(addr) > 254 or not _ADDR_SPEC.fullmatch(addr):
+    if not isinstance(addr, str) or len(addr) > MAX_ADDRESS or not _ADDR_SPEC.fullmatch(addr):
         raise AddressError(f"not a single address: {addr!r}")
     return addr
 

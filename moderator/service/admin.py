@@ -12,6 +12,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from ..engine import Game, action_from
+from ..mail.address import AddressError, normalise_address
 from ..store import models as m
 from ..store.queries import lock_game
 from .core import Applied, Moderator
@@ -53,6 +54,15 @@ class NewPlayer:
     name: str
     address: str
     timezone: str = "UTC"
+
+
+def player_address(text: str) -> str:
+    """A player's address as stored (lower case, IDNA domain), or AdminError saying why
+    the moderator cannot mail it."""
+    try:
+        return normalise_address(text)
+    except AddressError as exc:
+        raise AdminError(str(exc)) from None
 
 
 def make_password() -> str:
@@ -116,12 +126,9 @@ class Admin:
         from instead of the seed's setup (docs/state-format.md)."""
         if not 2 <= len(players) <= 5:
             raise AdminError("a game needs 2 to 5 players")
-        addresses = [p.address.strip().lower() for p in players]
+        addresses = [player_address(p.address) for p in players]
         if len(set(addresses)) != len(addresses):
             raise AdminError("each player needs his own address")
-        for p in players:
-            if "@" not in p.address or any(c in p.address for c in "\r\n <>,"):
-                raise AdminError(f"not a plain e-mail address: {p.address!r}")
         try:
             action = m.DeadlineAction(deadline_action)
         except ValueError:
@@ -161,7 +168,9 @@ class Admin:
             row.tag = f"PR-{row.id}"
             for i, p in enumerate(players):
                 try:
-                    seat = m.Seat(seat_index=i, name=p.name, address=p.address, timezone=p.timezone)
+                    seat = m.Seat(
+                        seat_index=i, name=p.name, address=addresses[i], timezone=p.timezone
+                    )
                 except ValueError as exc:
                     raise AdminError(str(exc)) from None
                 passwords[i] = make_password()
@@ -272,8 +281,7 @@ class Admin:
         """A new player takes over a seat: new address, new password, and the old reply
         addresses stop working (the MAC key generation moves on). ``name``: the new
         player's name (default: the seat keeps the old one)."""
-        if "@" not in address or any(c in address for c in "\r\n <>,"):
-            raise AdminError(f"not a plain e-mail address: {address!r}")
+        address = player_address(address)
         if name is not None and (not name.strip() or any(c in name for c in "\r\n<>")):
             raise AdminError(f"not a player's name: {name!r}")
         with self.moderator.factory.begin() as session:
