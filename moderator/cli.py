@@ -19,12 +19,12 @@ from sqlalchemy.exc import SQLAlchemyError
 from . import __version__, resources
 from .config import Config, ConfigError, load_config, write_initial_config
 from .engine import StateError
-from .service.admin import Admin, AdminError, NewPlayer, retry_mail, stuck_mail
+from .service.admin import Admin, AdminError, NewPlayer, received_mail, retry_mail, stuck_mail
 from .service.core import Moderator
 from .store import migrate
 from .store.db import make_session_factory
 from .store.migrate import DatabaseNotReady, open_database
-from .store.models import GameStatus, MessageSource, OutboxStatus
+from .store.models import GameStatus, MessageSource, MessageStatus, OutboxStatus
 
 T = TypeVar("T")
 
@@ -203,7 +203,40 @@ def build_parser() -> argparse.ArgumentParser:
     retry.add_argument("id", type=int)
     commands.add_parser("process", parents=[common], help="process every waiting message once")
     commands.add_parser("tick", parents=[common], help="send due reminders, apply deadlines once")
-    commands.add_parser("run", parents=[common], help="run the daemon (mail in, mail out, clock)")
+    run = commands.add_parser(
+        "run",
+        parents=[common],
+        help="run the daemon (mail in, mail out, clock), after the checks of `check`",
+    )
+    run.add_argument(
+        "--no-poll",
+        action="store_true",
+        help="do not read the mailbox: process, send and keep the clock beside another "
+        "daemon that reads it (docs/deploy.md, Several workers)",
+    )
+    commands.add_parser(
+        "check",
+        parents=[common],
+        help="check the config, the database, the mailbox, the SMTP server and the secret",
+        description="One line per check. Exit 0 when nothing failed, 2 when a setting or "
+        "the database needs fixing, 75 when only a server did not answer.",
+    )
+    inbox = commands.add_parser("inbox", help="mail received, and what became of it")
+    inbox_commands = inbox.add_subparsers(dest="inbox_command", required=True, metavar="COMMAND")
+    received = inbox_commands.add_parser(
+        "list", parents=[common], help="the newest messages received, newest last"
+    )
+    received.add_argument(
+        "--status",
+        action="append",
+        choices=[s.value for s in MessageStatus],
+        default=None,
+        help="only these (repeatable; default: all)",
+    )
+    received.add_argument("--game", metavar="ID", help="only this game's")
+    received.add_argument(
+        "--limit", type=_whole(1), default=50, metavar="N", help="at most N (default 50)"
+    )
     return parser
 
 
@@ -422,7 +455,37 @@ def _outbox(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from .daemon import run_daemon
 
-    return run_daemon(_config(args))
+    return run_daemon(_config(args), poll=not args.no_poll)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .checks import Check, Status, exit_code, run_checks
+
+    try:
+        config = _config(args)
+    except ConfigError as exc:
+        print(Check("config", Status.FAIL, _first_line(exc)).line())
+        return EXIT_ERROR
+    place = Path(args.config).resolve()
+    print(Check("config", Status.OK, f"{place}: values in range").line())
+    checks = run_checks(config)
+    for check in checks:
+        print(check.line())
+    return exit_code(checks)
+
+
+def _inbox(args: argparse.Namespace) -> int:
+    with _admin(args) as admin:
+        rows = received_mail(admin, args.status, args.game, args.limit)
+    for row in rows:
+        print(
+            f"{row['id']:>6}  {row['received']}  {row['status']:<7} {row['outcome']:<17} "
+            f"{row['game']:<7} {row['seat']:<4} {row['sender']}  {row['subject']}"
+        )
+        if row["why"]:
+            print(f"{'':8}{row['why']}")
+    print(f"{len(rows)} message(s)")
+    return EXIT_OK
 
 
 def _first_line(exc: BaseException) -> str:
@@ -439,6 +502,8 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "process": _process,
     "tick": _tick,
     "run": _run,
+    "check": _check,
+    "inbox": _inbox,
 }
 
 

@@ -5,16 +5,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
+import socket
 import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .config import Config
@@ -23,15 +27,27 @@ from .mail.maildir import MaildirInbox, MaildirSink
 from .mail.smtp import SendResult, SendStatus, SmtpConfig, SmtpSender, next_try
 from .service.core import Moderator
 from .service.mails import REPLY_KINDS
+from .service.operator import notify_operator, queue_digest
 from .store import models as m
 from .store.db import make_session_factory
-from .store.migrate import open_database
-from .store.queries import DueMail, take_due_outbox
+from .store.migrate import open_database, shown
+from .store.queries import DueMail, release_lease, take_due_outbox, take_lease
 
 log = logging.getLogger("moderator.daemon")
 T = TypeVar("T")
 # How long the processor keeps the database thread per hand-over when mail is waiting.
 PROCESS_SLICE = 0.025
+# One daemon at a time reads the mailbox: the one holding this lease. It renews the
+# lease every HEARTBEAT seconds; if it dies, another takes over once LEASE_SECONDS pass
+# (a clean stop hands it over at once). Two pollers on one mailbox fight over every
+# message (one moves it, the other's MOVE fails).
+POLL_LEASE = "imap-poller"
+LEASE_SECONDS = 30.0
+HEARTBEAT = 10.0
+# A mail deferred this many times (30 s, 1, 2 and 4 minutes of trying) is reported to
+# the operator, once: a server that stays unreachable needs a person.
+STUCK_AFTER = 4
+INTERRUPTED = "interrupted while being handed to the server: it may or may not have gone out"
 
 
 class Transport(Protocol):
@@ -130,6 +146,10 @@ class Daemon:
         # waiting (committed()) and then that it is done (_handled()).
         self._row_of: dict[tuple[str, int, int], int] = {}
         self._key_of: dict[int, tuple[str, int, int]] = {}
+        # This run, as the database knows it (daemon_runs, the mailbox lease).
+        self.host = socket.gethostname()
+        self.holder = f"{self.host}:{os.getpid()}:{id(self):x}"
+        self.run_id: int | None = None
 
     async def db(self, fn: Any, *args: Any) -> Any:
         def run() -> Any:
@@ -172,7 +192,7 @@ class Daemon:
                     uidvalidity=uidvalidity,
                     uid=uid,
                 )
-                log.info("stored mailbox=%s uid=%d inbound=%s", mailbox, uid, got)
+                log.debug("stored mailbox=%s uid=%d inbound=%s", mailbox, uid, got)
                 if got is not None:
                     fresh.append(((mailbox, uidvalidity, uid), got))
             write_position(session, mailbox, MailboxPosition(uidvalidity, items[-1][0]))
@@ -306,9 +326,23 @@ class Daemon:
             row.status = m.OutboxStatus.PENDING
             row.next_try_at = m.utcnow() + next_try(row.attempts)
             row.last_error = result.reason
+            if row.attempts == STUCK_AFTER:
+                notify_operator(
+                    session,
+                    m.NoteKind.MAIL_STUCK,
+                    f"mail {row.id} ({row.kind}) to {row.recipient}: not sent after "
+                    f"{row.attempts} tries since {row.created_at:%H:%M} UTC: {result.reason}",
+                    game_id=row.game_id,
+                )
         else:
             row.status = m.OutboxStatus.FAILED
             row.last_error = result.reason
+            notify_operator(
+                session,
+                m.NoteKind.MAIL_REFUSED,
+                f"mail {row.id} ({row.kind}) to {row.recipient}: {result.reason}",
+                game_id=row.game_id,
+            )
 
     def _record_all(self, session: Session, results: list[tuple[int, SendResult]]) -> None:
         # The usual case, accepted, in one statement (loading each row would read its
@@ -326,6 +360,9 @@ class Daemon:
 
     async def send_due(self) -> int:
         batch: list[DueMail] = await self.db(self._claim)
+        if not batch:
+            return 0
+        started = time.perf_counter()
         results: list[tuple[int, SendResult]] = []
 
         async def send_share(transport: Transport, share: list[DueMail]) -> None:
@@ -348,15 +385,30 @@ class Daemon:
         # a crash in between still sends nothing twice.
         if results:
             await self.db(self._record_all, results)
+        deferred = [(row_id, r) for row_id, r in results if r.temporary]
         for row_id, result in results:
-            if result.accepted:
-                self.counters.sent += 1
-            elif result.temporary:
-                self.counters.retried += 1
-                log.warning("send deferred outbox=%d reason=%s", row_id, result.reason)
-            else:
-                self.counters.failed += 1
-                log.error("send failed outbox=%d reason=%s", row_id, result.reason)
+            if result.permanent:
+                log.error("send refused outbox=%d reason=%s", row_id, result.reason)
+        if deferred:
+            # One line for the batch: a server that is down defers every mail alike.
+            log.warning(
+                "send deferred mails=%d outbox=%s reason=%s",
+                len(deferred),
+                ",".join(str(row_id) for row_id, _ in deferred),
+                deferred[0][1].reason,
+            )
+        accepted = sum(1 for _, r in results if r.accepted)
+        self.counters.sent += accepted
+        self.counters.retried += len(deferred)
+        self.counters.failed += len(results) - accepted - len(deferred)
+        log.info(
+            "sent batch mails=%d accepted=%d deferred=%d refused=%d ms=%.0f",
+            len(results),
+            accepted,
+            len(deferred),
+            len(results) - accepted - len(deferred),
+            (time.perf_counter() - started) * 1000,
+        )
         return len(batch)
 
     async def sender(self) -> None:
@@ -376,29 +428,158 @@ class Daemon:
         interval = self.config.deadlines.tick_seconds
         while not self.stopping.is_set():
             touched = await self.call(self.moderator.tick)
+            if await self.db(queue_digest, self.config, m.utcnow()):
+                touched += 1
             if touched:
                 self.mail.set()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), interval)
 
+    # -- this daemon among others ----------------------------------------------------------
+
+    def _register(self, session: Session) -> None:
+        """Record this run; a run that ended without a clean stop is reported to the
+        operator, and so is mail it left half-sent (when no other daemon is alive)."""
+        now = m.utcnow()
+        alive = False
+        for run in session.scalars(select(m.DaemonRun).where(m.DaemonRun.stopped_at.is_(None))):
+            if not self._is_dead(run, now):
+                alive = True
+                continue
+            run.stopped_at = now
+            run.clean = False
+            notify_operator(
+                session,
+                m.NoteKind.DAEMON_RESTARTED,
+                f"the daemon on {run.host} (pid {run.pid}, started "
+                f"{run.started_at:%Y-%m-%d %H:%M} UTC) stopped without a clean shutdown, "
+                f"last seen {run.seen_at:%H:%M:%S} UTC; a daemon started on {self.host} "
+                f"(pid {os.getpid()})",
+            )
+        if not alive:
+            interrupted = session.scalars(
+                select(m.OutboxMessage).where(
+                    m.OutboxMessage.status == m.OutboxStatus.SENDING,
+                    or_(
+                        m.OutboxMessage.last_error.is_(None),
+                        m.OutboxMessage.last_error != INTERRUPTED,
+                    ),
+                )
+            ).all()
+            for mail in interrupted:
+                mail.last_error = INTERRUPTED
+                notify_operator(
+                    session,
+                    m.NoteKind.MAIL_STUCK,
+                    f"mail {mail.id} ({mail.kind}) to {mail.recipient}: {INTERRUPTED}; "
+                    f"`moderator outbox retry {mail.id}` sends it again",
+                    game_id=mail.game_id,
+                )
+        row = m.DaemonRun(host=self.host, pid=os.getpid(), started_at=now, seen_at=now)
+        session.add(row)
+        session.flush()
+        self.run_id = row.id
+
+    def _is_dead(self, run: m.DaemonRun, now: datetime) -> bool:
+        if run.host == self.host:  # ask the system: a restart comes within seconds
+            if run.pid == os.getpid():
+                return True  # our own pid, but not this run: an earlier process's
+            try:
+                os.kill(run.pid, 0)
+            except ProcessLookupError:
+                return True
+            except PermissionError:
+                return False
+            return False
+        return (now - run.seen_at).total_seconds() > 3 * HEARTBEAT
+
+    def _seen(self, session: Session, stopped: bool = False) -> None:
+        run = None if self.run_id is None else session.get(m.DaemonRun, self.run_id)
+        if run is None:
+            return
+        run.seen_at = m.utcnow()
+        if stopped:
+            run.stopped_at = run.seen_at
+            run.clean = True
+            release_lease(session, POLL_LEASE, self.holder)
+
+    async def heartbeat(self) -> None:
+        """Tell the other daemons (and the next to start) that this one is alive."""
+        while not self.stopping.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), HEARTBEAT)
+            try:
+                await self.db(self._seen)
+            except SQLAlchemyError as exc:
+                log.warning("heartbeat failed error=%s", str(exc).splitlines()[0])
+
+    async def _lease(self) -> str | None:
+        """Take or renew the mailbox lease: None when this daemon holds it, else who does
+        (or why it cannot be had)."""
+        try:
+            holder: str | None = await self.db(
+                lambda session: take_lease(
+                    session, POLL_LEASE, self.holder, now=m.utcnow(), seconds=LEASE_SECONDS
+                )
+            )
+        except SQLAlchemyError as exc:
+            return f"nobody (the database failed: {str(exc).splitlines()[0]})"
+        return holder
+
+    async def poll_mailbox(self, imap: ImapConfig) -> None:
+        """Read the mailbox while this daemon holds the lease; else process and send only,
+        and take over when the holder stops or dies."""
+        told: str | None = None
+        loop = asyncio.get_running_loop()
+        while not self.stopping.is_set():
+            holder = await self._lease()
+            if holder is not None:
+                if holder != told:
+                    log.info("mailbox read by %s; this daemon processes and sends", holder)
+                    told = holder
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.stopping.wait(), HEARTBEAT)
+                continue
+            told = None
+            log.info("mailbox lease taken: this daemon reads %s", imap.mailbox)
+            poller = self.poller = ImapPoller(
+                imap, DbMailboxState(self), self.store, self.committed, store_batch=self.store_batch
+            )
+            task = asyncio.create_task(poller.run(), name="imap-session")
+            renewed = loop.time()
+            try:
+                while not self.stopping.is_set() and not task.done():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(asyncio.shield(task), HEARTBEAT)
+                    if self.stopping.is_set() or task.done():
+                        break
+                    if await self._lease() is None:
+                        renewed = loop.time()
+                    elif loop.time() - renewed > LEASE_SECONDS - HEARTBEAT:
+                        # Another may take the lease now: stop before two pollers fight.
+                        log.warning("mailbox lease lost: this daemon stops reading the mailbox")
+                        break
+            finally:
+                poller.stop()
+                with contextlib.suppress(Exception):
+                    await task
+                self.poller = None
+
     # -- all together --------------------------------------------------------------------
 
-    async def run(self, imap: ImapConfig | None = None) -> Counters:
+    async def run(self, imap: ImapConfig | None = None, *, poll: bool = True) -> Counters:
+        """Until stop(). ``poll`` False: no mailbox reading at all (`run --no-poll`, a
+        processor beside another daemon that polls)."""
+        await self.db(self._register)
         tasks = [
             asyncio.create_task(self.processor(), name="processor"),
             asyncio.create_task(self.sender(), name="sender"),
             asyncio.create_task(self.clock(), name="clock"),
+            asyncio.create_task(self.heartbeat(), name="heartbeat"),
         ]
-        if imap is not None:
-            self.poller = ImapPoller(
-                imap,
-                DbMailboxState(self),
-                self.store,
-                self.committed,
-                store_batch=self.store_batch,
-            )
-            tasks.append(asyncio.create_task(self.poller.run(), name="imap"))
-        elif self.maildir is not None:
+        if imap is not None and poll:
+            tasks.append(asyncio.create_task(self.poll_mailbox(imap), name="imap"))
+        elif self.maildir is not None and poll:
             tasks.append(asyncio.create_task(self.read_maildir(), name="maildir"))
         try:
             await self.stopping.wait()
@@ -408,6 +589,8 @@ class Daemon:
                 task.cancel()
             for transport in self.transports:
                 await transport.close()
+            with contextlib.suppress(SQLAlchemyError):
+                await self.db(self._seen, True)
             self._pool.shutdown(wait=True)
         return self.counters
 
@@ -444,17 +627,58 @@ def smtp_config(config: Config) -> SmtpConfig:
     )
 
 
+# RFC 5424's severities of Python's levels.
+_SYSLOG_PRIORITY = {"DEBUG": 7, "INFO": 6, "WARNING": 4, "ERROR": 3, "CRITICAL": 2}
+
+
+class JournalFormatter(logging.Formatter):
+    """Under systemd: no timestamp (the journal adds its own) and the syslog priority
+    as a "<N>" prefix, which journald reads (`journalctl -p warning` then finds our
+    warnings)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"<{_SYSLOG_PRIORITY.get(record.levelname, 6)}>{super().format(record)}"
+
+
 def setup_logging(level: str) -> None:
-    logging.basicConfig(
-        level=getattr(logging, level, logging.INFO),
-        format="%(asctime)s level=%(levelname)s logger=%(name)s %(message)s",
-    )
+    """key=value lines on stderr; journald-friendly when systemd collects them (it sets
+    JOURNAL_STREAM for a service whose output goes to the journal)."""
+    handler = logging.StreamHandler()
+    if os.environ.get("JOURNAL_STREAM"):
+        handler.setFormatter(JournalFormatter("level=%(levelname)s logger=%(name)s %(message)s"))
+    else:
+        handler.setFormatter(
+            logging.Formatter("%(asctime)s level=%(levelname)s logger=%(name)s %(message)s")
+        )
+    logging.basicConfig(level=getattr(logging, level, logging.INFO), handlers=[handler])
+    # aioimaplib logs every untagged response it ignores (new mail announced after a
+    # command) at INFO: protocol detail, not news for an operator.
+    logging.getLogger("aioimaplib").setLevel(max(logging.WARNING, logging.getLogger().level))
 
 
-def run_daemon(config: Config) -> int:
-    """`moderator run`: until SIGTERM or SIGINT; the message in hand is finished first."""
+def startup_checks(config: Config) -> int:
+    """`moderator check`'s checks, logged; the exit code when one failed, else 0."""
+    from .checks import Status, exit_code, run_checks
+
+    checks = run_checks(config)
+    for check in checks:
+        level = {Status.OK: logging.INFO, Status.WARN: logging.WARNING}.get(
+            check.status, logging.ERROR
+        )
+        log.log(level, "check %s %s: %s", check.name, check.status.value, check.text)
+    return exit_code(checks)
+
+
+def run_daemon(config: Config, *, poll: bool = True) -> int:
+    """`moderator run`: until SIGTERM or SIGINT; the message in hand is finished first.
+    It starts only when the checks pass (exit 2: a setting or the database needs a
+    person; 75: a server did not answer, try again later)."""
     config.require_secret()  # refuse to start without one, before anything else
     setup_logging(config.log_level)
+    failed = startup_checks(config)
+    if failed:
+        log.error("not started: a check failed (moderator check tells the same)")
+        return failed
     # The processor's CPU-bound work runs on the database thread; with the default 5 ms
     # switch interval every socket call of the event loop (IMAP, SMTP) waits up to that
     # long for the GIL to come back (measured with bench/pipeline.py --profile).
@@ -476,8 +700,13 @@ def run_daemon(config: Config) -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, daemon.stop)
         imap = imap_config(config) if config.source == "imap" else None
-        log.info("daemon started source=%s database=%s", config.source, config.database.url)
-        return await daemon.run(imap)
+        log.info(
+            "daemon started source=%s%s database=%s",
+            config.source,
+            "" if poll else " (not polled here)",
+            shown(config.database.url),
+        )
+        return await daemon.run(imap, poll=poll)
 
     counters = asyncio.run(main())
     log.info(

@@ -472,17 +472,21 @@ def test_outbox_lists_unsent_mail_by_default_and_sends_failed_mail_again(
 
 
 def test_run_hands_the_config_to_the_daemon(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[object] = []
+    seen: list[tuple[object, bool]] = []
 
-    def run_daemon(config: object) -> int:
-        seen.append(config)
+    def run_daemon(config: object, *, poll: bool) -> int:
+        seen.append((config, poll))
         return 0
 
     fake = types.ModuleType("moderator.daemon")
     fake.run_daemon = run_daemon  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "moderator.daemon", fake)
     assert cli("run").code == 0
-    assert [getattr(c, "secret", None) for c in seen] == [SECRET.encode()]
+    assert cli("run", "--no-poll").code == 0
+    assert [(getattr(c, "secret", None), poll) for c, poll in seen] == [
+        (SECRET.encode(), True),
+        (SECRET.encode(), False),
+    ]
 
 
 def test_config_init_writes_a_config_the_other_commands_accept(
@@ -761,3 +765,114 @@ def test_replace_can_give_the_new_players_name(cli: Cli, game: str) -> None:
     assert cli("game", "replay", game).code == 0  # the snapshot and the log agree
     taken = cli("game", "replace", game, "2", "x@example.test", "--name", "Erin")
     assert taken.code == 2 and "already plays" in taken.err
+
+
+def test_inbox_list_says_what_became_of_each_message(cli: Cli, game: str) -> None:
+    cli("ingest", "--process", stdin=anna(cli, "role settler"))
+    cli("ingest", "--process", stdin=letter("eve@example.test", "moderator@example.test", "hi"))
+    listed = cli("inbox", "list")
+    assert listed.code == 0, listed.err
+    lines = listed.out.splitlines()
+    assert lines[0].split()[3:7] == ["done", "applied", game, "1"]
+    assert "anna@example.test" in lines[0] and "Re: your turn" in lines[0]
+    assert "ignored" in lines[1] and "no-game" in lines[1] and "eve@example.test" in lines[1]
+    assert lines[2].strip() == "no game"  # why it was ignored
+    assert lines[-1] == "2 message(s)"
+    only = cli("inbox", "list", "--status", "ignored")
+    assert only.out.splitlines()[-1] == "1 message(s)" and "eve@" in only.out
+    assert cli("inbox", "list", "--game", game).out.splitlines()[-1] == "1 message(s)"
+    assert cli("inbox", "list", "--limit", "1").out.splitlines()[0].startswith("     2")
+
+
+def maildir_config(tmp_path: Path, extra: str = "") -> Path:
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'source = "maildir"\noutgoing = "smtp"\n[moderator]\nsecret = "{SECRET}"\n'
+        f'operator = "ops@example.test"\n[database]\nurl = "sqlite:///m.sqlite"\n'
+        f'[maildir]\npath = "mail"\n{extra}',
+        encoding="utf-8",
+    )
+    return config
+
+
+def closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_check_prints_one_line_per_check_and_names_what_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    port = closed_port()
+    config = maildir_config(tmp_path, f'[smtp]\nport = {port}\nsecurity = "plain"\n')
+    assert main(["check", "--config", str(config)]) == 2  # no database yet
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in out] == [
+        ["ok", "config"],
+        ["ok", "secret"],
+        ["FAIL", "database"],
+        ["ok", "operator"],
+        ["ok", "maildir"],
+        ["FAIL", "smtp"],
+    ]
+    assert "db upgrade" in out[2] and "connection refused" in out[5]
+    assert main(["db", "upgrade", "--config", str(config)]) == 0
+    capsys.readouterr()
+    # Only the server fails now: a service manager may try again later.
+    assert main(["check", "--config", str(config)]) == 75
+    assert "ok    database" in capsys.readouterr().out
+
+
+def test_check_refuses_a_remote_smtp_host_unless_allowed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = maildir_config(tmp_path, '[smtp]\nhost = "192.0.2.1"\n')
+    main(["db", "upgrade", "--config", str(config)])
+    capsys.readouterr()
+    assert main(["check", "--config", str(config)]) == 2
+    smtp = [line for line in capsys.readouterr().out.splitlines() if "smtp" in line]
+    assert smtp[0].startswith("FAIL  smtp") and "allow_remote" in smtp[0]
+
+
+def test_check_of_a_broken_config_is_one_failing_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[imap]\nport = 99999\n", encoding="utf-8")
+    assert main(["check", "--config", str(config)]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and out[0].startswith("FAIL  config") and "65535" in out[0]
+
+
+def test_run_does_not_start_when_its_smtp_server_does_not_answer(tmp_path: Path) -> None:
+    port = closed_port()
+    config = maildir_config(tmp_path, f'[smtp]\nport = {port}\nsecurity = "plain"\n')
+    assert main(["db", "upgrade", "--config", str(config)]) == 0
+    proc = subprocess.run(
+        [sys.executable, "-m", "moderator", "run", "--config", str(config)],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=60,
+    )
+    err = proc.stderr.decode()
+    assert proc.returncode == 75, err
+    assert "check smtp FAIL" in err and "connection refused" in err and "not started" in err
+    assert "Traceback" not in err
+
+
+def test_game_show_says_whom_it_waits_for_until_when_and_what_is_kept(
+    cli: Cli, game: str
+) -> None:
+    cli("ingest", "--process", stdin=anna(cli, "role settler"))
+    shown = cli("game", "show", game).out.splitlines()
+    assert shown[0] == f"{game} (active, 1 actions)" or shown[0].startswith(f"{game} (active")
+    facts = "\n".join(shown[1:12])
+    assert "Waiting for: Anna (seat 1)" in facts
+    assert "Deadline: 20" in facts and "UTC (in 48 h), then default" in facts
+    assert "Last activity: 20" in facts
+    assert "1  Anna <anna@example.test>  last mail: 20" in facts
+    assert "2  Bob <bob@example.test>  last mail: never" in facts
+    assert "Kept orders: none" in facts

@@ -193,3 +193,162 @@ def test_a_bad_config_is_a_clear_error_not_a_traceback(tmp_path: Path, bad: str)
     )
     assert proc.returncode == 2
     assert b"Traceback" not in proc.stderr and proc.stderr.strip().count(b"\n") == 0
+
+
+# -- the operator's view of the daemon ------------------------------------------------------
+
+
+def notes(factory: object) -> list[tuple[m.NoteKind, str]]:
+    assert hasattr(factory, "begin")
+    with factory.begin() as session:
+        rows = session.scalars(select(m.OperatorNote).order_by(m.OperatorNote.id)).all()
+        return [(row.kind, row.text) for row in rows]
+
+
+def daemon_on(tmp_path: Path, transport: object) -> Daemon:
+    config = load_config(write_config(tmp_path))
+    upgrade(config.database.url)
+    factory = make_session_factory(make_engine(config.database.url))
+    return Daemon(config, factory, transport, poll_seconds=0.05)  # type: ignore[arg-type]
+
+
+def test_refused_and_stuck_mail_is_told_to_the_operator_once(tmp_path: Path) -> None:
+    transport = Flaky(temporary=daemon_stuck_tries())
+    daemon = daemon_on(tmp_path, transport)
+    Admin(daemon.moderator).new_game(
+        [NewPlayer("Anna", "anna@example.test"), NewPlayer("Bob", "bob@example.test")], seed=1
+    )
+    transport.temporary = 2 * daemon_stuck_tries() + 2  # Anna's and Bob's mails deferred
+
+    async def scenario() -> None:
+        for _ in range(daemon_stuck_tries() + 2):
+            await daemon.send_due()
+            with daemon.factory.begin() as session:
+                session.execute(update_all_due())
+        transport.temporary = 0
+        await daemon.send_due()
+
+    asyncio.run(scenario())
+    told = notes(daemon.factory)
+    stuck = [text for kind, text in told if kind is m.NoteKind.MAIL_STUCK]
+    refused = [text for kind, text in told if kind is m.NoteKind.MAIL_REFUSED]
+    assert len(stuck) == 2 and all("not sent after 4 tries" in t for t in stuck)
+    assert refused == [t for t in refused if "bob@example.test: 550 no such user" in t]
+    assert len(refused) == 1
+
+
+def daemon_stuck_tries() -> int:
+    from moderator.daemon import STUCK_AFTER
+
+    return STUCK_AFTER
+
+
+def update_all_due() -> object:
+    from sqlalchemy import update
+
+    return (
+        update(m.OutboxMessage)
+        .where(m.OutboxMessage.status == m.OutboxStatus.PENDING)
+        .values(next_try_at=m.utcnow())
+    )
+
+
+class Accepting:
+    """A transport that takes every mail."""
+
+    async def send(self, raw: bytes, mail_from: str, rcpt_to: list[str]) -> SendResult:
+        return SendResult(SendStatus.ACCEPTED)
+
+    async def close(self) -> None:
+        return None
+
+
+def test_a_daemon_that_died_is_noticed_by_the_next_and_its_half_sent_mail_reported(
+    tmp_path: Path,
+) -> None:
+    daemon = daemon_on(tmp_path, Accepting())
+    Admin(daemon.moderator).new_game(
+        [NewPlayer("Anna", "anna@example.test"), NewPlayer("Bob", "bob@example.test")], seed=1
+    )
+    with daemon.factory.begin() as session:
+        session.add(
+            m.DaemonRun(
+                host=daemon.host, pid=_ended_pid(), started_at=m.utcnow(), seen_at=m.utcnow()
+            )
+        )
+        first = session.scalars(select(m.OutboxMessage).order_by(m.OutboxMessage.id)).first()
+        assert first is not None
+        first.status = m.OutboxStatus.SENDING
+
+    asyncio.run(run_briefly(daemon))
+    told = notes(daemon.factory)
+    assert [kind for kind, _ in told] == [m.NoteKind.DAEMON_RESTARTED, m.NoteKind.MAIL_STUCK]
+    assert "stopped without a clean shutdown" in told[0][1]
+    assert f"moderator outbox retry {first.id}" in told[1][1]
+    with daemon.factory.begin() as session:
+        runs = session.scalars(select(m.DaemonRun).order_by(m.DaemonRun.id)).all()
+        assert [(r.clean, r.stopped_at is not None) for r in runs] == [(False, True), (True, True)]
+
+    # A second start after a clean stop reports nothing new.
+    asyncio.run(run_briefly(Daemon(daemon.config, daemon.factory, Accepting(), poll_seconds=0.05)))
+    assert len(notes(daemon.factory)) == 2
+
+
+async def run_briefly(daemon: Daemon) -> None:
+    """Start the daemon, let it settle, stop it cleanly."""
+    runner = asyncio.create_task(daemon.run())
+    await asyncio.sleep(0.3)
+    daemon.stop()
+    await runner
+
+
+def _ended_pid() -> int:
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+def test_one_holder_of_the_mailbox_lease_at_a_time(tmp_path: Path) -> None:
+    from datetime import timedelta
+
+    from moderator.store.queries import release_lease, take_lease
+
+    daemon = daemon_on(tmp_path, Flaky(temporary=0))
+    now = m.utcnow()
+
+    def take(holder: str, at: object) -> str | None:
+        with daemon.factory.begin() as session:
+            return take_lease(session, "imap-poller", holder, now=at, seconds=30)  # type: ignore[arg-type]
+
+    assert take("a", now) is None
+    assert take("b", now + timedelta(seconds=5)) == "a"
+    assert take("a", now + timedelta(seconds=20)) is None  # renewed until 50 s
+    assert take("b", now + timedelta(seconds=45)) == "a"
+    assert take("b", now + timedelta(seconds=51)) is None  # a stopped renewing: b takes over
+    assert take("a", now + timedelta(seconds=52)) == "b"
+    with daemon.factory.begin() as session:
+        release_lease(session, "imap-poller", "b")
+    assert take("a", now + timedelta(seconds=53)) is None  # a clean stop hands it over at once
+
+
+def test_under_systemd_the_log_has_no_timestamp_of_its_own_but_a_priority(
+    tmp_path: Path,
+) -> None:
+    config_path = write_config(tmp_path)
+    config = load_config(config_path)
+    upgrade(config.database.url)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "JOURNAL_STREAM": "8:12345"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "moderator", "run", "--config", str(config_path)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(3)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err.decode()
+    lines = err.decode().splitlines()
+    assert lines and all(line.startswith(("<6>level=INFO ", "<4>level=WARNING ")) for line in lines)
+    assert any(line.startswith("<4>level=WARNING") and "operator" in line for line in lines)

@@ -534,7 +534,7 @@ class ImapPoller:
                     await self._state.set(mailbox, MailboxPosition(uidvalidity, uid))
                     self._last_uid = last_uid = uid
             for uid, raw in fetched:
-                log.info(
+                log.debug(
                     "imap stored mailbox=%s uidvalidity=%d uid=%d bytes=%d",
                     mailbox,
                     uidvalidity,
@@ -574,7 +574,7 @@ class ImapPoller:
             return False
         await conn.move(uids, self.config.processed_folder)
         self._pending_moves.difference_update((uidvalidity, uid) for uid in uids)
-        log.info(
+        log.debug(
             "imap moved mailbox=%s folder=%s uids=%s",
             self.config.mailbox,
             self.config.processed_folder,
@@ -638,3 +638,25 @@ class ImapPoller:
         if lost in done:
             raise ConnectionLost("connection lost while waiting to poll")
         await conn.noop()
+
+
+async def probe(config: ImapConfig) -> str:
+    """Log in, open the mailbox and make sure the processed folder exists, then log out:
+    what `moderator check` says of the mailbox. Raises ConnectionLost, ImapError or
+    OSError on the first step that fails."""
+    conn = _Connection(config)
+    try:
+        await conn.connect()
+        await conn.login()
+        await conn.create(config.processed_folder)  # NO [ALREADYEXISTS] is fine
+        await conn.select(config.processed_folder)
+        await conn.select(config.mailbox)
+        waiting = len(await conn.uid_search("ALL"))
+        await conn.logout()
+    finally:
+        conn.close()
+    return (
+        f"{config.user} at {config.host}:{config.port} ({config.tls}): {config.mailbox} holds "
+        f"{waiting} message(s), {config.processed_folder} is there, "
+        f"IDLE {'offered' if conn.has_capability('IDLE') else 'not offered (polling)'}"
+    )

@@ -184,7 +184,7 @@ class SmtpSender:
             except aiosmtplib.SMTPHeloError:
                 await smtp.helo()
         self.connections += 1
-        log.info(
+        log.debug(
             "smtp connected host=%s port=%d security=%s auth=%s",
             cfg.host,
             cfg.port,
@@ -215,7 +215,7 @@ class SmtpSender:
             return SendResult(SendStatus.PERMANENT, "no recipients")
         async with self._lock:
             result = await self._send(raw, mail_from, list(rcpt_to))
-        log.info(
+        log.debug(
             "smtp result status=%s code=%s from=%s rcpt=%s bytes=%d reason=%r",
             result.status.value,
             result.code,
@@ -301,3 +301,18 @@ async def _transaction(
         raise
     errors = {r.recipient: aiosmtplib.SMTPResponse(r.code, r.message) for r in refused}
     return errors, response.message
+
+
+async def probe(config: SmtpConfig) -> str:
+    """Connect as the sender does (the loopback rule, TLS, AUTH), then QUIT: what
+    `moderator check` says of the SMTP server. Raises RemoteHostRefused, OSError or an
+    aiosmtplib error on the step that fails."""
+    sender = SmtpSender(config)
+    try:
+        smtp = await sender._connection()
+        size = smtp.esmtp_extensions.get("size")
+    finally:
+        await sender.close()
+    auth = f", logged in as {config.user}" if config.user else ""
+    limit = f", takes mails up to {int(size) // 1_000_000} MB" if size and size.isdigit() else ""
+    return f"{config.host}:{config.port} ({config.security}) answers{auth}{limit}"

@@ -6,9 +6,12 @@ import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from email.parser import BytesHeaderParser
+from email.policy import default as default_policy
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from ..engine import Game, action_from
@@ -16,6 +19,7 @@ from ..mail.address import AddressError, normalise_address
 from ..store import models as m
 from ..store.queries import lock_game
 from .core import Applied, Moderator
+from .kept import kept_orders
 
 RECORD_FORMAT = "pr-moderator/game-record"
 _WORDS = (
@@ -211,7 +215,49 @@ class Admin:
             game = self.moderator.load(session, row)
             composer = self.moderator.mailer.composer
             head = f"{row.tag} ({row.status.value}, {row.version} actions)"
-            return f"{head}\n\n{composer.board_text(row, game)}"
+            facts = "\n".join(self._facts(session, row, game))
+            return f"{head}\n{facts}\n\n{composer.board_text(row, game)}"
+
+    def _facts(self, session: Session, row: m.Game, game: Game) -> list[str]:
+        """What an operator asks first: whom the game waits for and until when, what is
+        kept for later, and when each seat last wrote."""
+        now = self.moderator.clock()
+
+        def when(at: datetime | None) -> str:
+            if at is None:
+                return "never"
+            hours = (at - now).total_seconds() / 3600
+            ago = f"in {hours:.0f} h" if hours >= 0 else f"{-hours:.0f} h ago"
+            return f"{at:%Y-%m-%d %H:%M} UTC ({ago})"
+
+        seats = row.active_seats()
+        waiting = [f"{seats[i].name} (seat {i + 1})" for i in game.deciding() if i < len(seats)]
+        lines = [
+            f"Waiting for: {', '.join(waiting) or 'nobody'}",
+            f"Deadline: {when(row.deadline_at)}, then {row.deadline_action.value}"
+            if row.deadline_at
+            else f"Deadline: none ({row.status.value})",
+            f"Last activity: {when(row.last_message_at)}",
+            "Seats:",
+        ]
+        last_mail = dict(
+            session.execute(
+                select(m.InboundMessage.seat_index, func.max(m.InboundMessage.received_at))
+                .where(m.InboundMessage.game_id == row.id, m.InboundMessage.seat_index.is_not(None))
+                .group_by(m.InboundMessage.seat_index)
+            ).all()
+        )
+        for seat in seats:
+            lines.append(
+                f"  {seat.seat_index + 1}  {seat.name} <{seat.address}>  "
+                f"last mail: {when(last_mail.get(seat.seat_index))}"
+            )
+        kept = kept_orders(session, row.id)
+        lines.append(f"Kept orders: {len(kept) or 'none'}")
+        for _, queued in kept:
+            name = seats[queued.key.seat].name if queued.key.seat < len(seats) else "?"
+            lines.append(f"  seat {queued.key.seat + 1} ({name}): {queued.text}")
+        return lines
 
     def set_status(self, ref: str | int, status: m.GameStatus, reason: str | None) -> bool:
         """Pause or resume a game, announced to every seat; False (and no mail) when it
@@ -470,3 +516,59 @@ def retry_mail(admin: Admin, mail_id: int) -> None:
         row.status = m.OutboxStatus.PENDING
         row.next_try_at = m.utcnow()
         admin._audit(session, row.game_id, "outbox retry", {"mail": mail_id, "was": before})
+
+
+# -- mail received, and what became of it --------------------------------------------------
+
+
+def _subject(raw: bytes) -> str:
+    """The decoded subject, from the headers alone (the body is not parsed)."""
+    try:
+        headers = BytesHeaderParser(policy=default_policy).parsebytes(raw)
+        subject = str(headers.get("Subject", "") or "")
+    except (ValueError, TypeError, IndexError):  # a header too broken to decode
+        return "(unreadable subject)"
+    return " ".join(subject.split())[:60] or "(no subject)"
+
+
+def _why(row: m.InboundMessage) -> str:
+    """The reason beside the outcome: the last line of a traceback, or the short reason."""
+    if not row.error:
+        return ""
+    lines = row.error.strip().splitlines()
+    return lines[-1] if row.status is m.MessageStatus.FAILED else lines[0]
+
+
+def received_mail(
+    admin: Admin, statuses: Sequence[str] | None, game: str | None, limit: int
+) -> list[dict[str, Any]]:
+    """The newest ``limit`` messages received (oldest of them first), with what became
+    of each: its status, outcome, game, seat and why it was ignored or failed."""
+    try:
+        wanted = [m.MessageStatus(s) for s in statuses or ()]
+    except ValueError:
+        raise AdminError(
+            f"status must be one of {', '.join(s.value for s in m.MessageStatus)}"
+        ) from None
+    with admin.moderator.factory.begin() as session:
+        query = select(m.InboundMessage).order_by(m.InboundMessage.id.desc()).limit(limit)
+        if wanted:
+            query = query.where(m.InboundMessage.status.in_(wanted))
+        if game is not None:
+            query = query.where(m.InboundMessage.game_id == admin.resolve(session, game))
+        rows = list(reversed(session.scalars(query).all()))
+        tags = {game_id: tag for game_id, tag in session.execute(select(m.Game.id, m.Game.tag))}
+        return [
+            {
+                "id": row.id,
+                "received": row.received_at.strftime("%Y-%m-%d %H:%M"),
+                "status": row.status.value,
+                "outcome": row.outcome.value if row.outcome else "-",
+                "game": tags.get(row.game_id, "-") if row.game_id is not None else "-",
+                "seat": "-" if row.seat_index is None else str(row.seat_index + 1),
+                "sender": row.sender or "-",
+                "subject": _subject(row.raw),
+                "why": _why(row),
+            }
+            for row in rows
+        ]

@@ -54,6 +54,15 @@ def read_reply_address(address: str, moderator: str, secret: bytes) -> SeatToken
     return SeatToken(tag.upper(), seat, key_id)
 
 
+def forged_reply_address(address: str, moderator: str) -> bool:
+    """True when ``address`` has the form of this moderator's signed reply addresses
+    (call it after read_reply_address refused it: then its signature is wrong)."""
+    local, _, domain = address.lower().partition("@")
+    own_local, _, own_domain = moderator.lower().partition("@")
+    base, plus, token = local.partition("+")
+    return bool(plus) and base == own_local and domain == own_domain and bool(_TOKEN.match(token))
+
+
 _SUBJECT_TAG = re.compile(r"\[(PR-\d{1,9})\]", re.IGNORECASE)
 
 

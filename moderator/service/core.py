@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,9 +24,10 @@ from ..orders.parser import password as password_line
 from ..orders.queue import DecisionKey
 from ..store import models as m
 from ..store.queries import lock_game, record_inbound
-from .auth import read_reply_address, subject_tag
+from .auth import forged_reply_address, read_reply_address, subject_tag
 from .kept import Kept, kept_orders
 from .mails import Mailer
+from .operator import notify_operator
 
 log = logging.getLogger("moderator.service")
 
@@ -155,6 +157,7 @@ class Moderator:
         """process_next(), and which message it handled: (False, None) when nothing is
         waiting, else (True, the message's id; None if processing failed before one was
         taken)."""
+        started = time.perf_counter()
         try:
             with self.factory.begin() as session:
                 claimed = self._claim(session)
@@ -165,12 +168,14 @@ class Moderator:
                 message.claimed_at = self.clock()
                 message.attempts += 1
                 self._process(session, message, game_row)
-                return True, message.id
+                tag = None if game_row is None else game_row.tag
         except Exception as exc:  # roll back, keep the message and the error aside
             log.exception("processing failed")
             failed: int | None = getattr(exc, "inbound_id", None)
             self._fail(message_id=failed, error=traceback.format_exc())
             return True, failed
+        log_processed(message, tag, started)
+        return True, message.id
 
     def process_all(self, worker: str = "worker") -> int:
         count = 0
@@ -256,14 +261,23 @@ class Moderator:
         ).first()
 
     def _fail(self, message_id: int | None, error: str) -> None:
-        """Mark the message failed in a fresh transaction; nothing else of it is kept."""
+        """Mark the message failed in a fresh transaction, and tell the operator; nothing
+        else of it is kept."""
         if message_id is None:
             return
         with self.factory.begin() as session:
             row = session.get(m.InboundMessage, message_id)
             if row is not None:
                 row.status = m.MessageStatus.FAILED
+                row.outcome = m.Outcome.FAILED
                 row.error = error[-4000:]
+                last = error.strip().splitlines()[-1] if error.strip() else "unknown error"
+                notify_operator(
+                    session,
+                    m.NoteKind.PROCESSING_FAILED,
+                    f"message {row.id} from {row.sender or 'an unknown sender'}: {last}",
+                    game_id=row.game_id,
+                )
 
     def _process(
         self, session: Session, message: m.InboundMessage, game_row: m.Game | None
@@ -285,24 +299,40 @@ class Moderator:
         if env.is_automatic:
             # RFC 3834: never answer automatic mail (auto-replies, bounces, lists).
             message.status = m.MessageStatus.IGNORED
+            message.outcome = m.Outcome.AUTOMATIC
             message.error = f"automatic mail: {env.automatic_reason}"
             return
         if is_own_mail(env, [self.config.moderator.address]):
             message.status = m.MessageStatus.IGNORED
+            message.outcome = m.Outcome.OWN_MAIL
             message.error = "our own mail"
             return
         if game_row is None:
             message.status = m.MessageStatus.IGNORED
+            message.outcome = m.Outcome.NO_GAME
             message.error = "no game"
+            # A reply address of ours that does not verify names no game we can trust.
+            self._forged(env, message, None)
             self.mailer.unknown_sender(session, env, message)
             return
         seat = self._authenticate(session, game_row, env, message)
         if seat is None:
             message.status = m.MessageStatus.IGNORED
-            message.error = "not authenticated"
+            if message.outcome is None:
+                message.outcome = m.Outcome.NOT_AUTHENTICATED
+            if message.error is None:
+                message.error = "not authenticated"
+            log.warning(
+                "refused sender=%s game=%s reason=%r",
+                env.from_address,
+                game_row.tag,
+                message.error,
+            )
             return
+        message.seat_index = seat.seat_index
         game = self.load(session, game_row)
         if game_row.status is not m.GameStatus.ACTIVE:
+            message.outcome = m.Outcome.GAME_NOT_ACTIVE
             self.mailer.notice(
                 session,
                 game_row,
@@ -326,6 +356,8 @@ class Moderator:
                     accepted.text,
                 )
         self._store_queue(session, game_row, report, message)
+        message.applied = len(applied.actions)
+        message.outcome = outcome_of(report, message.applied)
         kept = self._advance(session, game_row, game, applied)
         self._commit_game(session, game_row, game, applied, message)
         self.mailer.reply(session, game_row, game, seat, env, message, report, kept)
@@ -352,6 +384,7 @@ class Moderator:
                 seat = seats.get(token.seat)
                 if seat is not None and seat.mac_key_id == token.key_id:
                     return seat
+        self._forged(env, message, game_row.tag)
         sender = env.from_address or ""
         secret = password_line(env.text)
         limits = self.config.limits
@@ -393,6 +426,22 @@ class Moderator:
         session.flush()
         self.mailer.auth_failed(session, game_row, env, message, bool(secret))
         return None
+
+    def _forged(self, env: Envelope, message: m.InboundMessage, tag: str | None) -> None:
+        """Record and log (WARNING) a reply address of ours that we never signed."""
+        for address in env.recipients:
+            if read_reply_address(
+                address, self.config.moderator.address, self.config.secret
+            ) is None and forged_reply_address(address, self.config.moderator.address):
+                log.warning(
+                    "forged reply address to=%s sender=%s game=%s",
+                    address,
+                    env.from_address,
+                    tag or "-",
+                )
+                message.outcome = m.Outcome.FORGED
+                message.error = f"forged reply address {address}"
+                return
 
     # -- the game --------------------------------------------------------------------
 
@@ -619,7 +668,41 @@ class Moderator:
                 action = bot.choose(game, seat)
                 actor = m.ActorKind.AUTOPILOT
             self._apply(game, seat, action, actor, applied)
+            who = game.names[seat] if 0 <= seat < len(game.names) else "?"
+            notify_operator(
+                session,
+                m.NoteKind.DEADLINES_MISSED,
+                f"seat {seat + 1} ({who}) missed a deadline; the {actor.value} decided for it",
+                game_id=game_row.id,
+            )
         self._advance(session, game_row, game, applied)
         self._commit_game(session, game_row, game, applied, None)
         if applied.changed:
             self.mailer.boards(session, game_row, game, applied.events)
+
+
+def outcome_of(report: Report, applied: int) -> m.Outcome:
+    """What a player's mail to his game came to."""
+    if applied:
+        return m.Outcome.APPLIED
+    if report.queued:
+        return m.Outcome.KEPT
+    if report.services and not report.errors:
+        return m.Outcome.SERVICE
+    return m.Outcome.ASKED_BACK
+
+
+def log_processed(message: m.InboundMessage, tag: str | None, started: float) -> None:
+    """The one line the log has for each message: where it went and what it came to."""
+    seat = "-" if message.seat_index is None else str(message.seat_index + 1)
+    outcome = message.outcome.value if message.outcome is not None else message.status.value
+    log.info(
+        "processed message=%d from=%s game=%s seat=%s outcome=%s orders=%d ms=%.1f",
+        message.id,
+        message.sender or "-",
+        tag or "-",
+        seat,
+        outcome,
+        message.applied or 0,
+        (time.perf_counter() - started) * 1000,
+    )

@@ -139,6 +139,33 @@ class MessageStatus(enum.StrEnum):
     FAILED = "failed"
 
 
+class Outcome(enum.StrEnum):
+    """What became of a processed message: the log's line for it and `moderator inbox
+    list` say this, beside the status."""
+
+    APPLIED = "applied"  # at least one order applied (others may be kept for later)
+    KEPT = "kept"  # orders kept for a later decision, none applied now
+    ASKED_BACK = "asked-back"  # nothing applied: the player got an error and what he may order
+    SERVICE = "service"  # only service commands (help, board, history ...)
+    GAME_NOT_ACTIVE = "game-not-active"  # the game is paused or over: told so
+    NOT_AUTHENTICATED = "not-authenticated"  # no valid signed address, no right password
+    FORGED = "forged"  # a reply address of ours with a wrong signature
+    NO_GAME = "no-game"  # not for any game: the sender got the explanation
+    AUTOMATIC = "automatic"  # an auto-reply, bounce or list mail: never answered
+    OWN_MAIL = "own-mail"  # one of our own mails came back
+    FAILED = "failed"  # processing raised: rolled back, kept aside, the operator told
+
+
+class NoteKind(enum.StrEnum):
+    """What the operator is told about (grouped into one mail at most once an hour)."""
+
+    PROCESSING_FAILED = "processing-failed"
+    MAIL_REFUSED = "mail-refused"
+    MAIL_STUCK = "mail-stuck"
+    DAEMON_RESTARTED = "daemon-restarted"
+    DEADLINES_MISSED = "deadlines-missed"
+
+
 class ActorKind(enum.StrEnum):
     PLAYER = "player"
     FORCED = "forced"
@@ -328,6 +355,11 @@ class InboundMessage(Base):
         ForeignKey("games.id", ondelete="SET NULL"), index=True
     )
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # What became of it (None while waiting), the seat it came from when authenticated,
+    # and how many orders it had applied.
+    outcome: Mapped[Outcome | None] = mapped_column(_enum(Outcome, "outcome"))
+    seat_index: Mapped[int | None] = mapped_column(Integer)
+    applied: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     __table_args__ = (
         # NULLs never collide, so the constraint binds only IMAP messages.
@@ -502,6 +534,52 @@ class MailboxState(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
 
+class OperatorNote(Base):
+    """Something a person must look at; the daemon mails the unsent ones to the
+    `[moderator] operator` address, grouped, at most once an hour."""
+
+    __tablename__ = "operator_notes"
+
+    id: Mapped[int] = mapped_column(BigIntId, primary_key=True)
+    kind: Mapped[NoteKind] = mapped_column(_enum(NoteKind, "note_kind"))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # When it went out in a mail (None: not yet, or no operator address is set).
+    mailed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+
+
+class Lease(Base):
+    """A named job only one process may do at a time (reading the mailbox): held by
+    ``holder`` until ``expires_at``, renewed while it works; a holder that dies loses it
+    when it expires."""
+
+    __tablename__ = "leases"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(200))
+    acquired_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class DaemonRun(Base):
+    """One run of `moderator run`: a daemon that ends without a clean stop is found by the
+    next one to start (its process gone, or silent too long) and the operator is told."""
+
+    __tablename__ = "daemon_runs"
+
+    id: Mapped[int] = mapped_column(BigIntId, primary_key=True)
+    host: Mapped[str] = mapped_column(String(255))
+    pid: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    seen_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    stopped_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # False for a daemon found dead by another: it stopped without finishing.
+    clean: Mapped[bool | None] = mapped_column(Boolean)
+
+    __table_args__ = (Index("ix_daemon_runs_stopped_at", "stopped_at"),)
+
+
 class AuthFailure(Base):
     """One failed authentication attempt, for rate limits per sender and per seat.
 
@@ -539,16 +617,21 @@ __all__ = [
     "AuditEntry",
     "AuthFailure",
     "Base",
+    "DaemonRun",
     "DeadlineAction",
     "Game",
     "GameStatus",
     "GameVariant",
     "InboundMessage",
+    "Lease",
     "MailboxState",
     "MessageSource",
     "MessageStatus",
+    "NoteKind",
+    "OperatorNote",
     "OutboxMessage",
     "OutboxStatus",
+    "Outcome",
     "QueuedOrder",
     "Seat",
     "Snapshot",

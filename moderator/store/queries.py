@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .models import (
     Game,
     InboundMessage,
+    Lease,
     MessageSource,
     MessageStatus,
     OutboxMessage,
@@ -170,3 +172,38 @@ def waiting_messages(session: Session) -> int:
         InboundMessage.status == MessageStatus.NEW
     )
     return session.scalar(statement) or 0
+
+
+# -- leases: a job only one process may do at a time -------------------------------------
+
+
+def take_lease(
+    session: Session, name: str, holder: str, *, now: datetime, seconds: float
+) -> str | None:
+    """Take or renew the lease ``name`` for ``seconds`` from ``now``: None when ``holder``
+    has it now, else who holds it. The row is locked for the check (SQLite: the
+    transaction's write lock), so two processes cannot both take it."""
+    until = now + timedelta(seconds=seconds)
+    row = session.get(Lease, name, with_for_update=True)
+    if row is None:
+        # Two first takers race on the primary key: the loser's INSERT fails, its
+        # savepoint rolls back, and it reads who won.
+        try:
+            with session.begin_nested():
+                session.add(Lease(name=name, holder=holder, acquired_at=now, expires_at=until))
+            return None
+        except IntegrityError:
+            row = session.get(Lease, name, with_for_update=True, populate_existing=True)
+            assert row is not None
+    if row.holder != holder and row.expires_at > now:
+        return row.holder
+    if row.holder != holder:
+        row.holder = holder
+        row.acquired_at = now
+    row.expires_at = until
+    return None
+
+
+def release_lease(session: Session, name: str, holder: str) -> None:
+    """Give the lease up at once (a clean stop), if ``holder`` still has it."""
+    session.execute(delete(Lease).where(Lease.name == name, Lease.holder == holder))

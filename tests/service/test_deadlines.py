@@ -99,3 +99,19 @@ def test_a_paused_game_has_no_deadline(
     clock.now += timedelta(days=30)
     assert moderator.tick() == 0
     assert actions(session_factory) == []
+
+
+def test_a_seat_that_misses_its_deadline_is_told_to_the_operator(
+    session_factory: sessionmaker[Session], config: Config
+) -> None:
+    moderator, clock, _ = start_game(session_factory, config, "default")
+    clock.now += timedelta(hours=49)
+    moderator.tick()
+    with session_factory.begin() as session:
+        notes = session.scalars(select(m.OperatorNote)).all()
+        assert [(n.kind, n.text) for n in notes] == [
+            (
+                m.NoteKind.DEADLINES_MISSED,
+                "seat 1 (Anna) missed a deadline; the autopilot decided for it",
+            )
+        ]
