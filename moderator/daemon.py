@@ -652,8 +652,10 @@ def setup_logging(level: str) -> None:
         )
     logging.basicConfig(level=getattr(logging, level, logging.INFO), handlers=[handler])
     # aioimaplib logs every untagged response it ignores (new mail announced after a
-    # command) at INFO: protocol detail, not news for an operator.
-    logging.getLogger("aioimaplib").setLevel(max(logging.WARNING, logging.getLogger().level))
+    # command) at INFO, Alembic its backend when the checks read the schema's revision:
+    # protocol detail, not news for an operator.
+    for chatty in ("aioimaplib", "alembic"):
+        logging.getLogger(chatty).setLevel(max(logging.WARNING, logging.getLogger().level))
 
 
 def startup_checks(config: Config) -> int:

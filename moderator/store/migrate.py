@@ -90,7 +90,7 @@ def open_database(url: str | URL) -> Engine:
     empty one and answer players from it."""
     parsed = normalise_url(url)
     file = sqlite_file(parsed)
-    upgrade_hint = "moderator db upgrade --config <this config>"
+    upgrade_hint = "`moderator db upgrade` with this config"
     if file is not None:
         closed = _closed_folder(file)
         if closed is not None:
