@@ -1,0 +1,223 @@
+"""Several workers on one PostgreSQL database and one mailbox, over real Dovecot and
+Postfix: two full daemons, of which one reads the mailbox at a time, and a processor
+(`run --no-poll`). Every message is handled once, nobody fights over the mailbox, and
+the reader's clean stop hands the mailbox to the other at once (docs/deploy.md)."""
+
+from __future__ import annotations
+
+import collections
+import email
+import email.policy
+import os
+import signal
+import smtplib
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+import pytest
+from mailstack import MailStack
+from sqlalchemy import select
+from sqlalchemy.engine import URL
+
+from moderator.config import load_config, new_secret
+from moderator.service.admin import Admin, NewPlayer
+from moderator.service.core import Moderator
+from moderator.store import models as m
+from moderator.store.db import make_engine, make_session_factory
+from moderator.store.migrate import upgrade
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+PLAYERS = (("Alice", "alice"), ("Bob", "bob"), ("Carol", "carol"), ("Dave", "dave"))
+
+
+def write_config(stack: MailStack, directory: Path, db_url: str) -> Path:
+    path = directory / "config.toml"
+    path.write_text(
+        f"""
+source = "imap"
+outgoing = "smtp"
+
+[moderator]
+address = "{stack.address("moderator")}"
+secret = "{new_secret()}"
+
+[database]
+url = "{db_url}"
+
+[imap]
+host = "{stack.host}"
+port = {stack.ports.imaps}
+security = "imaps"
+ca_file = "{stack.ca_cert}"
+user = "{stack.address("moderator")}"
+password = "{stack.password}"
+
+[smtp]
+host = "{stack.host}"
+port = {stack.ports.smtp}
+security = "starttls"
+ca_file = "{stack.ca_cert}"
+
+[deadlines]
+tick_seconds = 1.0
+"""
+    )
+    return path
+
+
+class Worker:
+    """One `moderator run` process with its log in a file."""
+
+    def __init__(self, name: str, config: Path, directory: Path, *flags: str) -> None:
+        self.name = name
+        self.log = directory / f"{name}.log"
+        with open(self.log, "wb") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "moderator", "run", "--config", str(config), *flags],
+                cwd=ROOT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+
+    def text(self) -> str:
+        return self.log.read_text()
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout=60)
+
+
+def wait_until(
+    what: str, predicate: Callable[[], bool], timeout: float, logs: Callable[[], str]
+) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}\n{logs()}")
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def mailboxes(mailstack: MailStack) -> Iterator[MailStack]:
+    for user in ("moderator", *(user for _, user in PLAYERS)):
+        mailstack.purge(user, ["INBOX", "Processed"])
+    yield mailstack
+
+
+def test_one_reader_of_the_mailbox_and_processors_beside_it_handle_each_mail_once(
+    mailboxes: MailStack, pg_server: object, tmp_path: Path
+) -> None:
+    stack = mailboxes
+    url: URL = pg_server.create_database("workers")  # type: ignore[attr-defined]
+    db_url = url.render_as_string(hide_password=False)
+    upgrade(db_url)
+    config_path = write_config(stack, tmp_path, db_url)
+    config = load_config(config_path)
+    engine = make_engine(db_url)
+    factory = make_session_factory(engine)
+    admin = Admin(Moderator(config, factory), who="test")
+    admin.new_game([NewPlayer(n, stack.address(u)) for n, u in PLAYERS], seed=5)
+    with factory.begin() as session:
+        reply_to = {
+            row.recipient: email.message_from_bytes(row.raw, policy=email.policy.default)[
+                "Reply-To"
+            ]
+            .addresses[0]
+            .addr_spec
+            for row in session.scalars(select(m.OutboxMessage))
+        }
+
+    workers = [
+        Worker("first", config_path, tmp_path),
+        Worker("second", config_path, tmp_path),
+        Worker("processor", config_path, tmp_path, "--no-poll"),
+    ]
+
+    def logs() -> str:
+        return "\n".join(f"--- {w.name}\n{w.text()[-3000:]}" for w in workers)
+
+    try:
+        full = workers[:2]
+        wait_until(
+            "one reader and one that waits",
+            lambda: (
+                sum("mailbox lease taken" in w.text() for w in full) == 1
+                and sum("mailbox read by" in w.text() for w in full) == 1
+            ),
+            30,
+            logs,
+        )
+        reader = next(w for w in full if "mailbox lease taken" in w.text())
+        other = next(w for w in full if w is not reader)
+        assert "mailbox" not in workers[2].text()  # --no-poll: never a reader
+
+        sent: list[str] = []
+
+        def send_round() -> None:
+            with smtplib.SMTP(stack.host, stack.ports.smtp, local_hostname="localhost") as smtp:
+                for name, user in PLAYERS:
+                    msg = EmailMessage()
+                    msg["From"] = f"{name} <{stack.address(user)}>"
+                    msg["To"] = reply_to[stack.address(user)]
+                    msg["Subject"] = "Re: help"
+                    msg["Message-ID"] = make_msgid(domain="players.example.test")
+                    msg.set_content("help\n")
+                    smtp.send_message(msg)
+                    sent.append(str(msg["Message-ID"]))
+
+        def handled() -> int:
+            with factory.begin() as session:
+                rows = session.scalars(select(m.InboundMessage.status)).all()
+            return sum(status is m.MessageStatus.DONE for status in rows)
+
+        for _ in range(3):
+            send_round()
+        wait_until("12 messages handled", lambda: handled() == 12, 60, logs)
+        wait_until("the mailbox emptied", lambda: not stack.folder_uids("moderator"), 30, logs)
+
+        # The reader stops cleanly: the other full daemon reads from now on, at once.
+        assert reader.stop() == 0
+        wait_until(
+            "the other daemon to take the mailbox",
+            lambda: "mailbox lease taken" in other.text(),
+            20,
+            logs,
+        )
+        send_round()
+        wait_until("16 messages handled", lambda: handled() == 16, 60, logs)
+        wait_until("the mailbox emptied", lambda: not stack.folder_uids("moderator"), 30, logs)
+    finally:
+        codes = [w.stop() for w in workers]
+        engine.dispose()
+    assert codes == [0, 0, 0], logs()
+
+    with factory.begin() as session:
+        inbound = session.scalars(select(m.InboundMessage)).all()
+        replies = session.scalars(
+            select(m.OutboxMessage).where(m.OutboxMessage.inbound_message_id.is_not(None))
+        ).all()
+    assert sorted(row.message_id or "" for row in inbound) == sorted(sent)
+    assert collections.Counter(r.inbound_message_id for r in replies) == {
+        row.id: 1 for row in inbound
+    }  # one answer to each mail, none twice
+    assert all(r.status is m.OutboxStatus.SENT for r in replies)
+    processed = [
+        email.message_from_bytes(raw, policy=email.policy.default)["Message-ID"]
+        for raw in stack.read_mailbox("moderator", "Processed")
+    ]
+    assert sorted(map(str, processed)) == sorted(sent)
+    text = "\n".join(w.text() for w in workers)
+    for trouble in ("Traceback", "UID MOVE failed", "EXPUNGEISSUED", "level=ERROR"):
+        assert trouble not in text, text
+    lines = [line for line in text.splitlines() if " processed message=" in line]
+    assert len(lines) == len(sent) and all("outcome=service" in line for line in lines)
