@@ -863,9 +863,7 @@ def test_run_does_not_start_when_its_smtp_server_does_not_answer(tmp_path: Path)
     assert "Traceback" not in err
 
 
-def test_game_show_says_whom_it_waits_for_until_when_and_what_is_kept(
-    cli: Cli, game: str
-) -> None:
+def test_game_show_says_whom_it_waits_for_until_when_and_what_is_kept(cli: Cli, game: str) -> None:
     cli("ingest", "--process", stdin=anna(cli, "role settler"))
     shown = cli("game", "show", game).out.splitlines()
     assert shown[0] == f"{game} (active, 1 actions)" or shown[0].startswith(f"{game} (active")
