@@ -118,7 +118,7 @@ def test_one_reader_of_the_mailbox_and_processors_beside_it_handle_each_mail_onc
     mailboxes: MailStack, pg_server: object, tmp_path: Path
 ) -> None:
     stack = mailboxes
-    url: URL = pg_server.create_database("workers")  # type: ignore[attr-defined]
+    url: URL = pg_server.create_database("several_workers")  # type: ignore[attr-defined]
     db_url = url.render_as_string(hide_password=False)
     upgrade(db_url)
     config_path = write_config(stack, tmp_path, db_url)
