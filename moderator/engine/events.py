@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .actions import Layout
 from .components import Building, Good, Role
 
 
@@ -36,6 +37,9 @@ class Skipped:
 
 @dataclass(frozen=True, slots=True)
 class Passed:
+    """A player could act and chose not to (in the captain phase: not to use his
+    wharf)."""
+
     seat: int
     role: Role
 
@@ -69,9 +73,14 @@ class ColonistsArrived:
 
 @dataclass(frozen=True, slots=True)
 class ColonistsPlaced:
+    """A player's new layout (``after``), and the one it replaced, so that a reader can
+    be told where the colonists went."""
+
     seat: int
     extra: bool
     san_juan: int
+    before: Layout
+    after: Layout
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,14 +202,75 @@ def _goods_text(counts: Sequence[int]) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
+def _a(words: str) -> str:
+    """``words`` with its indefinite article: "an indigo plantation", "a quarry"."""
+    return f"an {words}" if words[:1] in "aeiou" else f"a {words}"
+
+
 def _ship(index: int, ships: Sequence[int]) -> str:
     """A cargo ship by its capacity, as boards and orders name it ("the 5-ship")."""
-    return f"the {ships[index]}-ship" if index < len(ships) else f"ship {index + 1}"
+    return f"the {ships[index]}-ship"
 
 
-def describe(event: Event, names: Sequence[str], ships: Sequence[int] = ()) -> str:
+def _and(parts: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _circles(layout: Layout) -> dict[str, int]:
+    """Colonists per place of a layout: plantations by kind, quarries, buildings."""
+    out = {Good(g).label: n for g, n in enumerate(layout.plantations)}
+    out["quarry"] = layout.quarries
+    out.update((f"the {b.label}", n) for b, n in layout.buildings)
+    return out
+
+
+def _place(place: str, n: int) -> str:
+    """A place for ``n`` colonists: "corn", "a quarry", "quarries", "the hacienda"."""
+    if place == "quarry":
+        return "a quarry" if n == 1 else "quarries"
+    return place
+
+
+def _placed(event: ColonistsPlaced, name: str) -> str:
+    """Where a player's colonists went: what he removed, then what he placed, and how
+    many are left in San Juan ("Anna removes 1 from indigo and places 2 on the coffee
+    roaster; 1 stays in San Juan.")."""
+    before, after = _circles(event.before), _circles(event.after)
+    # The board's order: plantations, quarries, then the buildings as built.
+    buildings = sorted({b for b, _ in (*event.before.buildings, *event.after.buildings)})
+    places = [*list(before)[:6], *(f"the {b.label}" for b in buildings)]
+    change = [(p, after.get(p, 0) - before.get(p, 0)) for p in places]
+    removed = [f"{-d} from {_place(p, -d)}" for p, d in change if d < 0]
+    added = [f"{d} on {_place(p, d)}" for p, d in change if d > 0]
+    parts = []
+    if removed:
+        parts.append("removes " + _and(removed))
+    if added:
+        parts.append(("then places " if removed else "places ") + _and(added))
+    body = ", ".join(parts) or "leaves the colonists where they were"
+    if event.extra:
+        body = "takes the mayor's extra colonist" + (", " if removed else " and ") + body
+    text = f"{name} {body}"
+    if event.san_juan:
+        text += f"; {event.san_juan} {'stays' if event.san_juan == 1 else 'stay'} in San Juan"
+    return text + "."
+
+
+# What a player who passes did not do, by phase.
+_PASSES = {
+    Role.SETTLER: "takes no plantation",
+    Role.BUILDER: "builds nothing",
+    Role.CRAFTSMAN: "takes no extra barrel",
+    Role.TRADER: "sells nothing",
+    Role.CAPTAIN: "does not use the wharf",
+}
+
+
+def describe(event: Event, names: Sequence[str], ships: Sequence[int]) -> str:
     """One English sentence for an event, for mails, archives and the demo. ``ships``:
-    the cargo ships' capacities, smallest first, to name ships as the board does."""
+    the cargo ships' capacities, smallest first, to name ships as the board and the
+    orders do ("the 7-ship"); ``Game.describe`` passes the game's own."""
     match event:
         case RoundStarted(round=r, governor=g):
             return f"Round {r} begins; {names[g]} is governor."
@@ -211,12 +281,12 @@ def describe(event: Event, names: Sequence[str], ships: Sequence[int] = ()) -> s
             return f"The {role.label} phase ends."
         case Skipped(seat=s, role=role):
             return f"{names[s]} has nothing to do in the {role.label} phase."
-        case Passed(seat=s):
-            return f"{names[s]} passes."
+        case Passed(seat=s, role=role):
+            return f"{names[s]} {_PASSES.get(role, 'passes')}."
         case HaciendaDrawn(seat=s, good=good):
-            return f"{names[s]} uses the hacienda and draws a {good.label} plantation."
+            return f"{names[s]} uses the hacienda and draws {_a(good.label)} plantation."
         case PlantationTaken(seat=s, good=good, hospice=h):
-            tile = "a quarry" if good is None else f"a {good.label} plantation"
+            tile = "a quarry" if good is None else f"{_a(good.label)} plantation"
             return f"{names[s]} takes {tile}{' (manned by the hospice)' if h else ''}."
         case PlantationsRevealed(goods=goods, reshuffled=re):
             shown = ", ".join(g.label for g in goods) or "none"
@@ -224,21 +294,20 @@ def describe(event: Event, names: Sequence[str], ships: Sequence[int] = ()) -> s
         case ColonistsArrived(mayor=m, dealt=dealt):
             share = ", ".join(f"{names[i]} {n}" for i, n in enumerate(dealt))
             return f"Colonists arrive for mayor {names[m]}: {share}."
-        case ColonistsPlaced(seat=s, extra=x, san_juan=sj):
-            extra = " with the mayor's extra colonist" if x else ""
-            return f"{names[s]} places colonists{extra}; {sj} in San Juan."
+        case ColonistsPlaced():
+            return _placed(event, names[event.seat])
         case ShipRefilled(colonists=n, short=short):
             end = " The supply ran short: this is the last round." if short else ""
             return f"The colonist ship is refilled with {n}.{end}"
         case Built(seat=s, building=b, cost=c, university=u):
             manned = " (manned by the university)" if u else ""
-            return f"{names[s]} builds a {b.label} for {c}{manned}."
+            return f"{names[s]} builds {_a(b.label)} for {c}{manned}."
         case Produced(seat=s, goods=goods):
             return f"{names[s]} produces {_goods_text(goods)}."
         case FactoryPaid(seat=s, doubloons=d):
             return f"{names[s]}'s factory pays {d}."
         case ExtraTaken(seat=s, good=good):
-            return f"{names[s]} takes an extra {good.label} as craftsman."
+            return f"{names[s]} takes an extra barrel of {good.label} as craftsman."
         case Sold(seat=s, good=good, price=p):
             return f"{names[s]} sells {good.label} for {p}."
         case TradingHouseEmptied():
@@ -249,7 +318,7 @@ def describe(event: Event, names: Sequence[str], ships: Sequence[int] = ()) -> s
         case GoodsStored(seat=s, kept=kept, lost=lost):
             return f"{names[s]} keeps {_goods_text(kept)} and loses {_goods_text(lost)}."
         case ShipsUnloaded(ships=unloaded):
-            return "Full ships are unloaded: " + ", ".join(_ship(i, ships) for i in unloaded) + "."
+            return "Full ships are unloaded: " + _and([_ship(i, ships) for i in unloaded]) + "."
         case ProspectorPaid(seat=s):
             return f"{names[s]} takes a doubloon as prospector."
         case EndTriggered(reason=reason):
@@ -258,6 +327,6 @@ def describe(event: Event, names: Sequence[str], ships: Sequence[int] = ()) -> s
             return f"Round {r} ends."
         case GameEnded(scores=scores, winners=winners):
             table = ", ".join(f"{names[i]} {v}" for i, v in enumerate(scores))
-            won = " and ".join(names[w] for w in winners)
-            return f"The game is over: {table}. Winner: {won}."
+            won = _and([names[w] for w in winners])
+            return f"The game is over: {table}. Winner{'s' if len(winners) > 1 else ''}: {won}."
     raise AssertionError(f"unknown event {event!r}")

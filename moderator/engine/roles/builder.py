@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..actions import PASS, Action, Build
-from ..components import BUILDINGS, CITY_SPACES, Building
-from ..events import Built, EndTriggered, Event
+from ..components import BUILDINGS, CITY_SPACES, Building, Role
+from ..events import Built, EndTriggered, Event, Passed
 from ..state import State
 from .common import colonist_available, take_colonist
 
@@ -52,6 +52,7 @@ def legal(s: State, seat: int) -> list[Action]:
 
 def apply(s: State, seat: int, action: Action, ev: list[Event]) -> None:
     if not isinstance(action, Build):
+        ev.append(Passed(seat, Role.BUILDER))
         return
     p = s.players[seat]
     price = cost(s, seat, action.building)

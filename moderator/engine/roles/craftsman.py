@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..actions import PASS, Action, ExtraGood
-from ..components import FACTORY_BONUS, GOODS, Building, Good
-from ..events import Event, ExtraTaken, FactoryPaid, Produced
+from ..components import FACTORY_BONUS, GOODS, Building, Good, Role
+from ..events import Event, ExtraTaken, FactoryPaid, Passed, Produced
 from ..state import State
 from .common import order_from
 
@@ -57,4 +57,6 @@ def apply(s: State, seat: int, action: Action, ev: list[Event]) -> None:
         s.goods_supply[action.good] -= 1
         s.players[seat].goods[action.good] += 1
         ev.append(ExtraTaken(seat, action.good))
+    else:
+        ev.append(Passed(seat, Role.CRAFTSMAN))
     s.produced = [False] * 5

@@ -182,6 +182,12 @@ def apply(s: State, seat: int, action: Action, ev: list[Event]) -> None:
         s.colonist_supply -= 1
         total += 1
     layout = action.layout
+    o = p.occupied
+    before = Layout(
+        (o[0], o[1], o[2], o[3], o[4]),
+        p.occupied_quarries,
+        tuple((b, n) for b, n in p.buildings.items() if n),
+    )
     p.occupied = list(layout.plantations)
     p.occupied_quarries = layout.quarries
     placed = dict(layout.buildings)
@@ -189,7 +195,7 @@ def apply(s: State, seat: int, action: Action, ev: list[Event]) -> None:
         p.buildings[b] = placed.get(b, 0)
     p.san_juan = total - layout.placed
     s.waiting[seat] = False
-    ev.append(ColonistsPlaced(seat, action.extra, p.san_juan))
+    ev.append(ColonistsPlaced(seat, action.extra, p.san_juan, before, layout))
 
 
 def end(s: State, ev: list[Event]) -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..actions import PASS, Action, Pass, TakePlantation, TakeQuarry, UseHacienda
-from ..components import Building, Good
-from ..events import Event, HaciendaDrawn, PlantationsRevealed, PlantationTaken
+from ..components import Building, Good, Role
+from ..events import Event, HaciendaDrawn, Passed, PlantationsRevealed, PlantationTaken
 from ..rng import shuffle
 from ..state import State
 from .common import colonist_available, take_colonist
@@ -92,6 +92,7 @@ def apply(s: State, seat: int, action: Action, ev: list[Event]) -> bool:
         ev.append(PlantationTaken(seat, None, action.hospice))
     else:
         assert isinstance(action, Pass)
+        ev.append(Passed(seat, Role.SETTLER))
     return True
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..actions import PASS, Action, Sell
-from ..components import GOODS, TRADING_HOUSE_SPACES, Building, Good
-from ..events import Event, Sold, TradingHouseEmptied
+from ..components import GOODS, TRADING_HOUSE_SPACES, Building, Good, Role
+from ..events import Event, Passed, Sold, TradingHouseEmptied
 from ..state import State
 
 # Module-level names: an Enum member looked up on its class is slow (see game.py).
@@ -41,6 +41,7 @@ def legal(s: State, seat: int) -> list[Action]:
 
 def apply(s: State, seat: int, action: Action, ev: list[Event]) -> None:
     if not isinstance(action, Sell):
+        ev.append(Passed(seat, Role.TRADER))
         return
     p = s.players[seat]
     paid = price(s, seat, action.good)
