@@ -257,6 +257,7 @@ def test_export_writes_the_documented_game_record(cli: Cli, game: str, tmp_path:
         "seed",
         "status",
         "created_at",
+        "deadline_at",
         "initial_state",
     }
     assert record["game"]["initial_state"] is None

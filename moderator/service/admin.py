@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,14 +13,14 @@ from typing import Any
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from ..engine import Game, action_from
+from ..archive.record import export_record
+from ..engine import Game
 from ..mail.address import AddressError, normalise_address
 from ..store import models as m
 from ..store.queries import lock_game
 from .core import Applied, Moderator
 from .kept import kept_orders
 
-RECORD_FORMAT = "pr-moderator/game-record"
 _WORDS = (
     "anchor",
     "barrel",
@@ -391,68 +390,7 @@ class Admin:
         with self.moderator.factory.begin() as session:
             row = session.get(m.Game, self.resolve(session, ref))
             assert row is not None
-            seats = sorted(row.seats, key=lambda s: (s.seat_index, s.created_at))
-            names = [s.name for s in sorted(row.active_seats(), key=lambda s: s.seat_index)]
-            game = self.moderator.start(row)
-            actions = []
-            rows = session.scalars(
-                select(m.Action).where(m.Action.game_id == row.id).order_by(m.Action.seq)
-            )
-            for a in rows:
-                seat = a.seat_index if a.seat_index is not None else -1
-                source = None
-                if a.inbound_message_id is not None:
-                    msg = session.get(m.InboundMessage, a.inbound_message_id)
-                    source = None if msg is None else msg.message_id
-                actions.append(
-                    {
-                        "seq": a.seq,
-                        "round": game.state.round,
-                        "seat": seat,
-                        "player": names[seat] if 0 <= seat < len(names) else None,
-                        "action": json.loads(a.action_json),
-                        "actor": a.actor.value,
-                        "at": a.created_at.isoformat(),
-                        "message_id": source,
-                    }
-                )
-                game.apply(seat, action_from(json.loads(a.action_json)))
-            final = None
-            if game.over:
-                winners = game.winners()
-                final = [
-                    {
-                        "seat": sc.seat,
-                        "player": names[sc.seat],
-                        "total": sc.total,
-                        "chips": sc.chips,
-                        "buildings": sc.buildings,
-                        "bonus": sc.bonus,
-                        "tiebreak": sc.tiebreak,
-                        "winner": sc.seat in winners,
-                    }
-                    for sc in game.scores()
-                ]
-            return {
-                "format": RECORD_FORMAT,
-                "version": 1,
-                "game": {
-                    "tag": row.tag,
-                    "variant": row.variant.value,
-                    "seed": row.seed,
-                    "status": row.status.value,
-                    "created_at": row.created_at.isoformat(),
-                    # a game created from a position cannot be replayed from the seed alone
-                    "initial_state": (
-                        None if row.initial_state is None else json.loads(row.initial_state)
-                    ),
-                },
-                "players": [
-                    {"seat": s.seat_index, "name": s.name, "active": s.active} for s in seats
-                ],
-                "actions": actions,
-                "final": final,
-            }
+            return export_record(session, row, self.moderator.start(row))
 
     def replay_check(self, ref: str | int) -> tuple[bool, str]:
         """Rebuild from the log and compare with the snapshot."""

@@ -194,7 +194,9 @@ class Composer:
             if isinstance(c, HelpCmd):
                 parts.append(help_text(c.topic))
             elif isinstance(c, HistoryCmd):
-                parts.append("The game so far:\n" + "\n".join(f"  {h}" for h in history))
+                # Round headings at the margin, what happened indented under them.
+                lines = (wrap(h, indent="  ", subsequent="      ") for h in history)
+                parts.append("The game so far:\n\n" + "\n".join(lines))
         if not parts:
             return None
         return note("service", f"[{game_row.tag}] as you asked", "\n\n".join(parts))

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session, joinedload, sessionmaker
 
+from ..archive.log import game_log
 from ..bots import HeuristicBot
 from ..config import Config
 from ..engine import Action, Event, Game, action_from, action_to
@@ -609,17 +610,23 @@ class Moderator:
     # -- service commands -------------------------------------------------------------
 
     def history(self, session: Session, game_row: m.Game) -> list[str]:
-        """The game so far, one line per event, replayed from the log."""
-
-        game = self.start(game_row)
-        lines: list[str] = []
-        for row in session.scalars(
+        """The game so far, replayed from the log: a heading for each round, then what
+        happened in it, one line per event (archive.log)."""
+        rows = session.scalars(
             select(m.Action).where(m.Action.game_id == game_row.id).order_by(m.Action.seq)
-        ):
-            seat = row.seat_index if row.seat_index is not None else -1
-            for event in game.apply(seat, action_from(json.loads(row.action_json))):
-                lines.append(game.describe(event))
-        return lines
+        )
+        log = game_log(
+            self.start(game_row),
+            (
+                (
+                    row.seat_index if row.seat_index is not None else -1,
+                    action_from(json.loads(row.action_json)),
+                    row.actor,
+                )
+                for row in rows
+            ),
+        )
+        return log.text()
 
     # -- the clock ----------------------------------------------------------------------
 

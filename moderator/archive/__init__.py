@@ -1,0 +1,1 @@
+"""Game pages and archives for readers: the game record, the log, the web pages."""

@@ -1,0 +1,383 @@
+"""The game record (docs/game-record.md): exported from the log, read back, replayed."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..engine import Action, Event, Game, IllegalAction, StateError, action_from, action_to
+from ..store import models as m
+
+RECORD_FORMAT = "pr-moderator/game-record"
+RECORD_VERSION = 1
+# A tag names the game's folder in an archive: nothing a path could be made of.
+_TAG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_ACTORS = frozenset(a.value for a in m.ActorKind)
+_STATUSES = frozenset(s.value for s in m.GameStatus)
+_VARIANTS = frozenset(v.value for v in m.GameVariant)
+
+
+class RecordError(ValueError):
+    """A record that cannot be used: says where in it and why."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}" if where else message)
+        self.where = where
+
+
+@dataclass(frozen=True, slots=True)
+class RecordPlayer:
+    seat: int
+    name: str
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RecordAction:
+    """One entry of ``actions[]``."""
+
+    seq: int
+    round: int
+    seat: int
+    player: str | None
+    action: Action
+    actor: m.ActorKind
+    at: str
+    message_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FinalScore:
+    """One entry of ``final[]``."""
+
+    seat: int
+    player: str
+    total: int
+    chips: int
+    buildings: int
+    bonus: int
+    tiebreak: int
+    winner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A game record read and checked; ``data`` is the document it was read from."""
+
+    tag: str
+    variant: m.GameVariant
+    seed: int
+    status: m.GameStatus
+    created_at: str
+    deadline_at: str | None
+    initial_state: str | None  # the state JSON the game started from, if not the seed's
+    players: tuple[RecordPlayer, ...]
+    actions: tuple[RecordAction, ...]
+    final: tuple[FinalScore, ...] | None
+    data: Mapping[str, Any]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The current players' names in seat order."""
+        return tuple(p.name for p in sorted(self.players, key=lambda p: p.seat) if p.active)
+
+    def start(self) -> Game:
+        """The game as it began: the seed's setup, or the position it started from."""
+        if self.initial_state is not None:
+            return Game.from_json(self.initial_state)
+        return Game.new(list(self.names), self.seed)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action replayed: the record's entry, what it caused, and the game after it
+    (the same Game object for every step: read it before taking the next)."""
+
+    entry: RecordAction
+    events: tuple[Event, ...]
+    game: Game
+
+
+# -- export -----------------------------------------------------------------------------
+
+
+def final_scores(game: Game, names: Sequence[str]) -> tuple[FinalScore, ...] | None:
+    """``final[]`` of a record: None while the game runs."""
+    if not game.over:
+        return None
+    winners = game.winners()
+    return tuple(
+        FinalScore(
+            seat=sc.seat,
+            player=names[sc.seat],
+            total=sc.total,
+            chips=sc.chips,
+            buildings=sc.buildings,
+            bonus=sc.bonus,
+            tiebreak=sc.tiebreak,
+            winner=sc.seat in winners,
+        )
+        for sc in game.scores()
+    )
+
+
+def _iso(value: Any) -> str | None:
+    return None if value is None else str(value.isoformat())
+
+
+def export_record(session: Session, game_row: m.Game, start: Game) -> dict[str, Any]:
+    """The record of a game from the store (``start``: the game as it began)."""
+    seats = sorted(game_row.seats, key=lambda s: (s.seat_index, s.created_at))
+    names = [s.name for s in sorted(game_row.active_seats(), key=lambda s: s.seat_index)]
+    game = start
+    rows = session.execute(
+        select(m.Action, m.InboundMessage.message_id)
+        .outerjoin(m.InboundMessage, m.InboundMessage.id == m.Action.inbound_message_id)
+        .where(m.Action.game_id == game_row.id)
+        .order_by(m.Action.seq)
+    )
+    actions = []
+    for a, message_id in rows:
+        seat = a.seat_index if a.seat_index is not None else -1
+        data = json.loads(a.action_json)
+        actions.append(
+            {
+                "seq": a.seq,
+                "round": game.state.round,
+                "seat": seat,
+                "player": names[seat] if 0 <= seat < len(names) else None,
+                "action": data,
+                "actor": a.actor.value,
+                "at": a.created_at.isoformat(),
+                "message_id": message_id,
+            }
+        )
+        game.apply(seat, action_from(data))
+    final = final_scores(game, names)
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "game": {
+            "tag": game_row.tag,
+            "variant": game_row.variant.value,
+            "seed": game_row.seed,
+            "status": game_row.status.value,
+            "created_at": game_row.created_at.isoformat(),
+            "deadline_at": _iso(game_row.deadline_at),
+            # a game created from a position cannot be replayed from the seed alone
+            "initial_state": (
+                None if game_row.initial_state is None else json.loads(game_row.initial_state)
+            ),
+        },
+        "players": [{"seat": s.seat_index, "name": s.name, "active": s.active} for s in seats],
+        "actions": actions,
+        "final": None if final is None else [asdict(f) for f in final],
+    }
+
+
+# -- reading ----------------------------------------------------------------------------
+
+
+def _field(obj: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...]) -> Any:
+    if key not in obj:
+        raise RecordError(f"{where}.{key}" if where else key, "missing")
+    value = obj[key]
+    # bool is an int to Python, never to a record
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _kinds(kind)):
+        raise RecordError(f"{where}.{key}" if where else key, f"expected {_kind_name(kind)}")
+    return value
+
+
+def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    words = {
+        int: "a whole number",
+        str: "a string",
+        bool: "true or false",
+        dict: "an object",
+        list: "a list",
+        type(None): "null",
+    }
+    return " or ".join(words.get(k, k.__name__) for k in _kinds(kind))
+
+
+def _choice(value: object, allowed: frozenset[str], where: str) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise RecordError(where, f"{value!r} is not one of {', '.join(sorted(allowed))}")
+    return value
+
+
+def read_record(data: object) -> Record:
+    """Check a record's shape and values (not yet that its actions are legal: replay()
+    does that) and return it typed; raises RecordError saying where and why."""
+    if not isinstance(data, dict):
+        raise RecordError("", "a game record is a JSON object")
+    if data.get("format") != RECORD_FORMAT:
+        raise RecordError("format", f"not a game record (expected {RECORD_FORMAT!r})")
+    if data.get("version") != RECORD_VERSION:
+        raise RecordError("version", f"{data.get('version')!r} is not a version this reads (1)")
+    g = _field(data, "game", "", dict)
+    tag = _field(g, "tag", "game", str)
+    if not _TAG.match(tag):
+        raise RecordError("game.tag", f"{tag!r} is not a game tag (letters, digits, - _ .)")
+    initial = _field(g, "initial_state", "game", (dict, type(None)))
+    deadline = g.get("deadline_at")
+    if deadline is not None and not isinstance(deadline, str):
+        raise RecordError("game.deadline_at", "expected a string or null")
+    players = []
+    for where, p in _objects(data, "players"):
+        name = _field(p, "name", where, str)
+        if not name.strip():
+            raise RecordError(f"{where}.name", "empty")
+        players.append(
+            RecordPlayer(_field(p, "seat", where, int), name, _field(p, "active", where, bool))
+        )
+    seats = sorted(p.seat for p in players if p.active)
+    if seats != list(range(len(seats))) or not 2 <= len(seats) <= 5:
+        raise RecordError("players", "need one active player for each seat 0..n-1, 2 to 5 seats")
+    n = len(seats)
+    actions = []
+    for i, (where, a) in enumerate(_objects(data, "actions")):
+        seq = _field(a, "seq", where, int)
+        if seq != i + 1:
+            raise RecordError(f"{where}.seq", f"{seq} where {i + 1} was expected (no gaps)")
+        seat = _field(a, "seat", where, int)
+        if not -1 <= seat < n:
+            raise RecordError(f"{where}.seat", f"no seat {seat}")
+        try:
+            action = action_from(_field(a, "action", where, dict))
+        except StateError as exc:
+            raise RecordError(where, str(exc)) from None
+        player = _field(a, "player", where, (str, type(None)))
+        message_id = _field(a, "message_id", where, (str, type(None)))
+        actor = _choice(_field(a, "actor", where, str), _ACTORS, f"{where}.actor")
+        actions.append(
+            RecordAction(
+                seq=seq,
+                round=_field(a, "round", where, int),
+                seat=seat,
+                player=player,
+                action=action,
+                actor=m.ActorKind(actor),
+                at=_field(a, "at", where, str),
+                message_id=message_id,
+            )
+        )
+    final = None
+    if _field(data, "final", "", (list, type(None))) is not None:
+        final = tuple(_read_final(f, where) for where, f in _objects(data, "final"))
+    return Record(
+        tag=tag,
+        variant=m.GameVariant(_choice(g.get("variant"), _VARIANTS, "game.variant")),
+        seed=_field(g, "seed", "game", int),
+        status=m.GameStatus(_choice(g.get("status"), _STATUSES, "game.status")),
+        created_at=_field(g, "created_at", "game", str),
+        deadline_at=deadline,
+        initial_state=None if initial is None else json.dumps(initial),
+        players=tuple(players),
+        actions=tuple(actions),
+        final=final,
+        data=data,
+    )
+
+
+def _objects(data: Mapping[str, Any], key: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The objects of the list ``data[key]``, each with where it is ("actions[3]")."""
+    for i, item in enumerate(_field(data, key, "", list)):
+        where = f"{key}[{i}]"
+        if not isinstance(item, dict):
+            raise RecordError(where, "expected an object")
+        yield where, item
+
+
+def _read_final(f: dict[str, Any], where: str) -> FinalScore:
+    return FinalScore(
+        seat=_field(f, "seat", where, int),
+        player=_field(f, "player", where, str),
+        total=_field(f, "total", where, int),
+        chips=_field(f, "chips", where, int),
+        buildings=_field(f, "buildings", where, int),
+        bonus=_field(f, "bonus", where, int),
+        tiebreak=_field(f, "tiebreak", where, int),
+        winner=_field(f, "winner", where, bool),
+    )
+
+
+def load_record(path: str | Path) -> Record:
+    """Read a record file; raises RecordError (unreadable, not JSON, not a record)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError("", f"cannot read it: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError("", "not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError("", f"not JSON: {exc}") from None
+    return read_record(data)
+
+
+# -- replaying --------------------------------------------------------------------------
+
+
+def start_game(record: Record) -> Game:
+    """The game as the record's first action finds it; raises RecordError."""
+    try:
+        game = record.start()
+    except StateError as exc:
+        raise RecordError("game.initial_state", str(exc)) from None
+    except ValueError as exc:  # names Game.new refuses
+        raise RecordError("players", str(exc)) from None
+    if game.names != record.names:
+        raise RecordError("game.initial_state", "its players differ from players[]")
+    return game
+
+
+def replay(record: Record) -> Iterator[Step]:
+    """Apply the record's actions one by one from its start, checking each (legal, in
+    the round it claims) and at the end the final scores; raises RecordError at the
+    first one that does not hold."""
+    game = start_game(record)
+    for i, entry in enumerate(record.actions):
+        where = f"actions[{i}]"
+        if entry.round != game.state.round:
+            raise RecordError(
+                f"{where}.round", f"{entry.round}, but the game is in round {game.state.round}"
+            )
+        try:
+            events = game.apply(entry.seat, entry.action)
+        except IllegalAction as exc:
+            shown = json.dumps(action_to(entry.action), sort_keys=True)
+            raise RecordError(where, f"{shown} is not legal: {exc.reason}") from None
+        yield Step(entry, tuple(events), game)
+    if record.final is not None and final_scores(game, record.names) != record.final:
+        raise RecordError("final", "the scores differ from those of the game replayed")
+
+
+__all__ = [
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "FinalScore",
+    "Record",
+    "RecordAction",
+    "RecordError",
+    "RecordPlayer",
+    "Step",
+    "export_record",
+    "final_scores",
+    "load_record",
+    "read_record",
+    "replay",
+    "start_game",
+]
