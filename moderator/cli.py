@@ -237,7 +237,30 @@ def build_parser() -> argparse.ArgumentParser:
     received.add_argument(
         "--limit", type=_whole(1), default=50, metavar="N", help="at most N (default 50)"
     )
+    _archive_parser(commands, common)
     return parser
+
+
+def _archive_parser(commands: argparse._SubParsersAction[_Parser], common: _Parser) -> None:
+    archive = commands.add_parser(
+        "archive",
+        parents=[common],
+        help="write games' web pages (board, replay, scores, log) and the index",
+        description="Write the web pages of games into a folder: each game's page, its "
+        "record and the index of games. Games come from the database (IDs, or every game "
+        "when none is named) or from exported records (--record), which need no database.",
+    )
+    archive.add_argument("game", nargs="*", metavar="ID", help="a game id or tag (default: all)")
+    archive.add_argument(
+        "--record",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="an exported game record (docs/game-record.md); may be repeated",
+    )
+    archive.add_argument(
+        "--out", metavar="DIR", help="the folder to write (default: [archive] dir)"
+    )
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -452,6 +475,48 @@ def _outbox(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _archive(args: argparse.Namespace) -> int:
+    """The games' web pages: from records (no configuration needed with --out) or from
+    the database."""
+    from .archive.pages import build_game, publish
+    from .archive.publish import game_versions, publish_games
+    from .archive.record import RecordError, load_record
+
+    if args.record and args.game:
+        raise CliError("give game IDs or --record files, not both")
+    # A record needs no configuration: anyone with one can make its pages.
+    config = _config(args) if args.config or not args.record else None
+    out = args.out or (config.archive.dir if config is not None else "")
+    if not out:
+        raise CliError("say where to write the pages: --out DIR, or [archive] dir in the config")
+    folder = Path(out)
+    try:
+        if args.record:
+            built = []
+            for path in args.record:
+                try:
+                    built.append(build_game(load_record(path)))
+                except RecordError as exc:
+                    raise CliError(f"{path}: {exc}") from None
+            pages = publish(folder, built)
+        else:
+            with _admin(args, config) as admin:
+                with admin.moderator.factory.begin() as session:
+                    ids = [admin.resolve(session, ref) for ref in args.game]
+                    games = [g for g in game_versions(session) if g.id in ids or not ids]
+                done = publish_games(admin.moderator.factory, folder, games, force=True)
+            failed = [f"{tag}: {what}" for tag, what in done if what != "written"]
+            if failed:
+                raise CliError("; ".join(failed))
+            pages = [folder / tag / "index.html" for tag, _ in done]
+    except OSError as exc:
+        raise CliError(f"cannot write into {out}: {exc.strerror or exc}") from None
+    for page in pages:
+        print(page.resolve().as_uri())
+    print(f"index: {(folder / 'index.html').resolve().as_uri()}")
+    return EXIT_OK
+
+
 def _run(args: argparse.Namespace) -> int:
     from .daemon import run_daemon
 
@@ -504,6 +569,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": _run,
     "check": _check,
     "inbox": _inbox,
+    "archive": _archive,
 }
 
 

@@ -149,6 +149,13 @@ class DeadlinesSection:
 
 
 @dataclass(frozen=True, slots=True)
+class ArchiveSection:
+    """The games' web pages (moderator.archive): where the daemon writes them."""
+
+    dir: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     source: str = "maildir"  # maildir | imap
     outgoing: str = "smtp"  # smtp | maildir (local delivery, for trials and tests)
@@ -159,6 +166,7 @@ class Config:
     smtp: SmtpSection = field(default_factory=SmtpSection)
     limits: LimitsSection = field(default_factory=LimitsSection)
     deadlines: DeadlinesSection = field(default_factory=DeadlinesSection)
+    archive: ArchiveSection = field(default_factory=ArchiveSection)
     log_level: str = "INFO"
 
     @property
@@ -182,6 +190,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "smtp": SmtpSection,
     "limits": LimitsSection,
     "deadlines": DeadlinesSection,
+    "archive": ArchiveSection,
 }
 _CHOICES = {
     ("imap", "security"): ("imaps", "plain"),
@@ -320,6 +329,7 @@ def resolve_paths(config: Config, base: Path) -> Config:
         maildir=replace(config.maildir, path=path(config.maildir.path)),
         imap=replace(config.imap, ca_file=path(config.imap.ca_file)),
         smtp=replace(config.smtp, ca_file=path(config.smtp.ca_file)),
+        archive=replace(config.archive, dir=path(config.archive.dir)),
     )
 
 

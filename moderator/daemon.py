@@ -21,6 +21,7 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from .archive.publish import Publisher
 from .config import Config
 from .mail.imap import ImapConfig, ImapPoller, MailboxPosition
 from .mail.maildir import MaildirInbox, MaildirSink
@@ -135,6 +136,11 @@ class Daemon:
         self.stopping = asyncio.Event()
         self.work = asyncio.Event()  # something was stored: process
         self.mail = asyncio.Event()  # something was processed: send
+        self.changed = asyncio.Event()  # a game may have changed: its pages are due
+        # The games' pages ([archive] dir), written by a process of their own.
+        self.publisher = (
+            Publisher(config.database.url, Path(config.archive.dir)) if config.archive.dir else None
+        )
         self.counters = Counters()
         self.poller: ImapPoller | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db")
@@ -166,6 +172,7 @@ class Daemon:
         self.stopping.set()
         self.work.set()
         self.mail.set()
+        self.changed.set()
         if self.poller is not None:
             self.poller.stop()
 
@@ -288,6 +295,7 @@ class Daemon:
             done += len(handled)
             self.counters.processed += len(handled)
             self.mail.set()
+            self.changed.set()
             self._handled(handled)
             if all(row_id is None for row_id in handled):
                 break  # failing before it could take a message: retry after a pause
@@ -432,6 +440,7 @@ class Daemon:
                 touched += 1
             if touched:
                 self.mail.set()
+                self.changed.set()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), interval)
 
@@ -577,6 +586,10 @@ class Daemon:
             asyncio.create_task(self.clock(), name="clock"),
             asyncio.create_task(self.heartbeat(), name="heartbeat"),
         ]
+        if self.publisher is not None and poll:
+            # Pages from the daemon that reads the mail; `run --no-poll` helpers leave
+            # them to it (two writers would only build the same pages twice).
+            tasks.append(asyncio.create_task(self.publisher.run(self), name="archive"))
         if imap is not None and poll:
             tasks.append(asyncio.create_task(self.poll_mailbox(imap), name="imap"))
         elif self.maildir is not None and poll:

@@ -24,10 +24,19 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from .archive.log import record_log
+from .archive.record import read_record
 from .bots import HeuristicBot
-from .config import Config, DatabaseSection, MaildirSection, ModeratorSection, new_secret
+from .config import (
+    ArchiveSection,
+    Config,
+    DatabaseSection,
+    MaildirSection,
+    ModeratorSection,
+    new_secret,
+)
 from .daemon import Daemon
-from .engine import Game, action_from
+from .engine import Game
 from .mail.maildir import MaildirSink, address_folder, mark_seen, new_messages, open_maildir
 from .orders import format_action
 from .service.admin import Admin, NewPlayer
@@ -93,6 +102,7 @@ async def play_by_mail(root: Path, names: Sequence[str], seed: int) -> tuple[str
         moderator=ModeratorSection(address=MODERATOR, secret=new_secret()),
         database=DatabaseSection(url=url),
         maildir=MaildirSection(path=str(root)),
+        archive=ArchiveSection(dir=str(root / "archive")),
     )
     mailboxes = root / "mailboxes"
     inbox_path = root / "inbox"
@@ -133,23 +143,17 @@ async def play_by_mail(root: Path, names: Sequence[str], seed: int) -> tuple[str
                 raise RuntimeError(f"{bot.name} must decide but was not asked by mail")
     for bot in bots:
         bot.read()
+    if daemon.publisher is not None:  # the finished game's pages, before stopping
+        await daemon.publisher.catch_up(daemon)
     daemon.stop()
     await runner
     return tag, daemon, admin
 
 
-def print_record(record: dict[str, Any], names: Sequence[str]) -> None:
-    """The archive view: the game round by round, replayed from the exported record
-    (docs/game-record.md)."""
-    game = Game.new(list(names), int(record["game"]["seed"]))
-    current: list[str] = []
-    for entry in record["actions"]:
-        for event in game.apply(entry["seat"], action_from(entry["action"])):
-            line = game.describe(event)
-            current.append("  " + line)
-            if (line.startswith("Round") and line.endswith("ends.")) or "game is over" in line:
-                print("\n".join(current) + "\n")
-                current = []
+def print_record(record: dict[str, Any]) -> None:
+    """The game round by round, replayed from the exported record (docs/game-record.md)."""
+    for line in record_log(read_record(record)).text():
+        print(line if line.startswith(" ") else f"\n{line}")
 
 
 def run_demo(argv: Sequence[str] = ()) -> int:
@@ -166,8 +170,8 @@ def run_demo(argv: Sequence[str] = ()) -> int:
     tag, daemon, admin = asyncio.run(play_by_mail(root, names, args.seed))
     elapsed = time.perf_counter() - started
     record = admin.export(tag)
-    print_record(record, names)
-    print("Final scores (VP chips + buildings + large-building bonus; doubloons+goods):")
+    print_record(record)
+    print("\nFinal scores (VP chips + buildings + large-building bonus; doubloons+goods):")
     for row in sorted(record["final"] or [], key=lambda r: (-r["total"], -r["tiebreak"])):
         mark = "  winner" if row["winner"] else ""
         print(
@@ -186,4 +190,8 @@ def run_demo(argv: Sequence[str] = ()) -> int:
         f"{c.stored} orders by mail, {c.sent} mails sent, {c.failed} failed, "
         f"in {elapsed:.1f} s.\n{replay}"
     )
-    return 0 if ok and c.failed == 0 else 1
+    site = (root / "archive").resolve()
+    page = site / tag / "index.html"
+    print(f"\nThe game's pages (a replay of every move), written by the daemon: {page.as_uri()}")
+    print(f"The archive: {(site / 'index.html').as_uri()}")
+    return 0 if ok and c.failed == 0 and page.is_file() else 1

@@ -194,6 +194,7 @@ def test_relative_paths_resolve_against_the_config_files_directory(
         '[maildir]\npath = "var/maildir"\n'
         '[imap]\nca_file = "tls/ca.pem"\n'
         '[smtp]\nca_file = "/etc/ssl/ca.pem"\n'
+        '[archive]\ndir = "public/games"\n'
     )
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -203,6 +204,7 @@ def test_relative_paths_resolve_against_the_config_files_directory(
     assert config.maildir.path == str(home / "var" / "maildir")
     assert config.imap.ca_file == str(home / "tls" / "ca.pem")
     assert config.smtp.ca_file == "/etc/ssl/ca.pem"  # absolute: as written
+    assert config.archive.dir == str(home / "public" / "games")
     assert config.imap.ca_file == load_config(home / "c.toml").imap.ca_file
 
 

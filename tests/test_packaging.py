@@ -37,6 +37,7 @@ def test_the_wheel_ships_the_data_files(wheel: Path) -> None:
         "moderator/_data/migrations/versions/0001_initial.py",
         "moderator/_data/templates/board.txt.j2",
         "moderator/_data/config.example.toml",
+        "moderator/_data/templates/archive/archive.js",
         "moderator/py.typed",
     ):
         assert needed in names, needed

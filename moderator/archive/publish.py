@@ -1,0 +1,180 @@
+"""Games from the database written as pages: on demand (`moderator archive`) and by
+the daemon after every change, in a process of its own so that building pages never
+holds up an order."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..service.core import Moderator
+from ..store import models as m
+from ..store.db import make_engine, make_session_factory
+from .pages import build_game, read_summary, write_game, write_index
+from .record import RecordError, export_record, read_record
+
+if TYPE_CHECKING:
+    from ..daemon import Daemon
+
+log = logging.getLogger("moderator.archive")
+# How often the daemon looks for games changed by other processes (`moderator ingest`,
+# `game undo`, another worker), besides being woken after each change of its own.
+SCAN_SECONDS = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class GameVersion:
+    """What decides whether a game's pages are current."""
+
+    id: int
+    tag: str
+    version: int
+    status: str
+
+
+def game_versions(session: Session) -> list[GameVersion]:
+    rows = session.execute(
+        select(m.Game.id, m.Game.tag, m.Game.version, m.Game.status).order_by(m.Game.id)
+    )
+    return [GameVersion(i, tag, version, status.value) for i, tag, version, status in rows]
+
+
+def export_game(session: Session, game_id: int) -> dict[str, object]:
+    """A game's record, read from the store."""
+    row = session.get(m.Game, game_id)
+    if row is None:
+        raise RecordError("", f"no game {game_id}")
+    return export_record(session, row, Moderator.start(row))
+
+
+def publish_games(
+    factory: sessionmaker[Session], out: Path, games: Sequence[GameVersion], *, force: bool = False
+) -> list[tuple[str, str]]:
+    """Write the pages of ``games`` whose pages under ``out`` are not current (all of
+    them with ``force``), then the index; returns (tag, what happened) for each game:
+    "written", "current" or the error."""
+    done: list[tuple[str, str]] = []
+    for g in games:
+        summary = read_summary(out / g.tag)
+        if (
+            not force
+            and summary is not None
+            and summary.actions == g.version
+            and summary.status == g.status
+        ):
+            done.append((g.tag, "current"))
+            continue
+        try:
+            with factory.begin() as session:
+                record = read_record(export_game(session, g.id))
+            write_game(out, build_game(record))
+            done.append((g.tag, "written"))
+        except (RecordError, OSError) as exc:
+            done.append((g.tag, f"failed: {exc}"))
+    if any(what == "written" for _, what in done) or not (out / "index.html").exists():
+        try:
+            write_index(out)
+        except OSError as exc:
+            done.append(("index", f"failed: {exc}"))
+    return done
+
+
+# -- in the daemon --------------------------------------------------------------------------
+
+
+@cache
+def _factory(url: str) -> sessionmaker[Session]:
+    return make_session_factory(make_engine(url))
+
+
+def _worker_start() -> None:
+    """The page builder gives way to the daemon and the mail servers."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+
+
+def build_in_worker(url: str, out: str, games: list[GameVersion]) -> list[tuple[str, str]]:
+    """Run in the page builder's process: its own connection to the database."""
+    return publish_games(_factory(url), Path(out), games)
+
+
+class Publisher:
+    """The daemon's page writer: after every change (and every SCAN_SECONDS, for the
+    changes of other processes) the changed games' pages are rebuilt in a separate
+    process, one pass at a time, so a burst of orders costs one build."""
+
+    def __init__(self, url: str, out: Path) -> None:
+        self.url = url
+        self.out = out
+        self.seen: dict[int, tuple[int, str]] = {}
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = asyncio.Lock()
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn: the daemon has threads, which a forked child must not inherit
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_start,
+            )
+        return self._pool
+
+    async def catch_up(self, daemon: Daemon) -> list[tuple[str, str]]:
+        """One pass: every game changed since the last pass gets its pages rebuilt."""
+        async with self._lock:
+            games: list[GameVersion] = await daemon.db(game_versions)
+            due = [g for g in games if self.seen.get(g.id) != (g.version, g.status)]
+            if not due:
+                return []
+            loop = asyncio.get_running_loop()
+            try:
+                done = await loop.run_in_executor(
+                    self._executor(), build_in_worker, self.url, str(self.out), due
+                )
+            except BrokenProcessPool:
+                log.error("the page builder died; it is started again for the next change")
+                self._pool = None
+                return []
+            except Exception:  # never let the pages stop the daemon
+                log.exception("building pages failed")
+                done = [(g.tag, "failed") for g in due]
+            for g in due:
+                self.seen[g.id] = (g.version, g.status)
+            for tag, what in done:
+                if what == "written":
+                    log.info("pages written game=%s dir=%s", tag, self.out)
+                elif what != "current":
+                    log.error("pages not written game=%s %s", tag, what)
+            return done
+
+    async def run(self, daemon: Daemon) -> None:
+        """Until the daemon stops (a build in hand is finished first)."""
+        try:
+            while not daemon.stopping.is_set():
+                await self.catch_up(daemon)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(daemon.changed.wait(), SCAN_SECONDS)
+                daemon.changed.clear()
+        finally:
+            if self._pool is not None:
+                pool, self._pool = self._pool, None
+                await asyncio.get_running_loop().run_in_executor(
+                    None, lambda: pool.shutdown(wait=True, cancel_futures=True)
+                )
+
+
+__all__ = ["GameVersion", "Publisher", "export_game", "game_versions", "publish_games"]

@@ -1,0 +1,148 @@
+"""The daemon keeps the games' pages current ([archive] dir), in a process of its own:
+after every change, and without ever holding up or breaking the mail."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from moderator.config import load_config, new_secret
+from moderator.demo import MailBot
+from moderator.engine import Game
+from moderator.mail.maildir import address_folder, new_messages, open_maildir
+from moderator.service.admin import Admin, NewPlayer
+from moderator.service.core import Moderator
+from moderator.store import models as m
+from moderator.store.db import make_engine, make_session_factory
+from moderator.store.migrate import upgrade
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def wait_for(what: Callable[[], bool], seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if what():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+class Running:
+    """`moderator run` with a game of two, its pages written to ``site``."""
+
+    def __init__(self, tmp_path: Path, site: Path) -> None:
+        self.tmp = tmp_path
+        self.site = site
+        self.config_path = tmp_path / "moderator.toml"
+        self.config_path.write_text(
+            f"""
+source = "maildir"
+outgoing = "maildir"
+[moderator]
+address = "moderator@example.test"
+secret = "{new_secret()}"
+[database]
+url = "sqlite:///{tmp_path}/m.sqlite"
+[maildir]
+path = "{tmp_path}/mail"
+[archive]
+dir = "{site}"
+"""
+        )
+        config = load_config(self.config_path)
+        upgrade(config.database.url)
+        self.factory = make_session_factory(make_engine(config.database.url))
+        admin = Admin(Moderator(config, self.factory))
+        self.tag, _ = admin.new_game(
+            [NewPlayer("Anna", "anna@example.test"), NewPlayer("Bob", "bob@example.test")], seed=3
+        )
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "moderator", "run", "--config", str(self.config_path)],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        self.mailboxes = tmp_path / "mail" / "mailboxes"
+        self.anna = MailBot(self.mailboxes, 0, "Anna", "anna@example.test", seed=1)
+
+    def summary(self) -> dict[str, object]:
+        try:
+            data = json.loads((self.site / self.tag / "summary.json").read_text())
+        except (OSError, ValueError):
+            return {}
+        assert isinstance(data, dict)
+        return data
+
+    def order(self) -> None:
+        """Anna answers her latest mail with an order, as a player would."""
+        assert wait_for(self.anna.read), "Anna got no mail"
+        with self.factory.begin() as session:
+            row = session.scalar(select(m.Game).where(m.Game.tag == self.tag))
+            assert row is not None and row.snapshot is not None
+            game = Game.from_json(row.snapshot.state_json)
+        open_maildir(self.tmp / "mail" / "inbox").add(self.anna.order(game))
+
+    def answered(self) -> bool:
+        return bool(new_messages(address_folder(self.mailboxes, "anna@example.test")))
+
+    def stop(self) -> str:
+        self.proc.send_signal(signal.SIGTERM)
+        _, err = self.proc.communicate(timeout=60)
+        assert self.proc.returncode == 0, err.decode()
+        return err.decode()
+
+
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[Callable[[Path], Running]]:
+    started: list[Running] = []
+
+    def start(site: Path) -> Running:
+        started.append(Running(tmp_path, site))
+        return started[-1]
+
+    yield start
+    for r in started:
+        if r.proc.poll() is None:
+            r.proc.kill()
+
+
+def test_the_pages_follow_the_game_after_every_change(
+    tmp_path: Path, running: Callable[[Path], Running]
+) -> None:
+    site = tmp_path / "site"
+    daemon = running(site)
+    assert wait_for(lambda: daemon.summary().get("status") == "active"), "no pages at start"
+    before = daemon.summary()["actions"]
+    assert wait_for((site / "index.html").is_file)
+    assert (site / daemon.tag / f"{daemon.tag}.json").is_file()
+    daemon.order()
+    assert wait_for(daemon.answered), "the order was not answered"
+    assert wait_for(lambda: daemon.summary().get("actions") != before), "the pages stayed old"
+    page = (site / daemon.tag / "index.html").read_text(encoding="utf-8")
+    assert "Anna chooses the" in page
+    err = daemon.stop()
+    assert f"pages written game={daemon.tag}" in err
+
+
+def test_pages_that_cannot_be_written_never_stop_the_mail(
+    tmp_path: Path, running: Callable[[Path], Running]
+) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the archive should be")
+    daemon = running(blocked)
+    daemon.order()
+    assert wait_for(daemon.answered), "the order was not answered"
+    err = daemon.stop()
+    assert "pages not written" in err and "Traceback" not in err
+    assert blocked.read_text() == "a file where the archive should be"
