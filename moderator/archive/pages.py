@@ -203,7 +203,13 @@ def score_chart(
     for seat, name in enumerate(names):
         points = " ".join(f"{x},{height - t[seat]}" for x, t in enumerate(totals))
         lines.append(ChartLine(name, SEAT_COLOURS[seat], points, totals[-1][seat]))
-    ticks = tuple(Tick(100 * r.step / width, str(r.round)) for r in rounds)
+    # A line at every round; a number under every one, or every other past 10 rounds
+    # (the numbers of a long game would run into each other on a phone).
+    every = 1 + (len(rounds) - 1) // 10
+    ticks = tuple(
+        Tick(100 * r.step / width, str(r.round) if i % every == 0 else "")
+        for i, r in enumerate(rounds)
+    )
     values = tuple(Tick(100 * (1 - v / height), str(v)) for v in range(0, height + 1, scale))
     ends = [r.step for r in rounds[1:]] + [len(totals) - 1]
     by_round = tuple((str(r.round), totals[end]) for r, end in zip(rounds, ends, strict=True))

@@ -17,6 +17,8 @@
   Object.keys(data.rounds).forEach(function (k) { byId[k] = data.rounds[k]; });
   var current = -1;
   var timer = null;
+  // The buildings for sale are folded on a narrow screen, until the reader opens them.
+  var marketOpen = !window.matchMedia || window.matchMedia("(min-width: 760px)").matches;
 
   // -- the board at step i ---------------------------------------------------
   function applyPatch(base, p) {
@@ -53,7 +55,7 @@
   }
   function plural(n, word, words) { return n + " " + (n === 1 ? word : (words || word + "s")); }
   function picture(label, kids, cls) { return el("span", { role: "img", "aria-label": label, cls: cls || "" }, kids); }
-  function barrel(good) { return el("span", { cls: "barrel g-" + good, "aria-hidden": "true" }); }
+  function barrel(good) { return el("span", { cls: "barrel g-" + good, title: good, "aria-hidden": "true" }); }
   function circle(on) { return el("span", { cls: "circle" + (on ? " on" : ""), "aria-hidden": "true" }); }
   function circles(on, all) {
     var kids = [];
@@ -100,7 +102,7 @@
     var goods = b.goods_supply.map(function (g) {
       return el("span", { cls: "item" }, [barrel(g.good), el("span", { text: g.count + " " + g.good })]);
     });
-    var plantations = b.face_up.map(function (g) { return el("span", { cls: "tile g-" + g, "aria-hidden": "true" }); });
+    var plantations = b.face_up.map(function (g) { return el("span", { cls: "tile g-" + g, title: g, "aria-hidden": "true" }); });
     return el("div", { cls: "commons" }, [
       drawRoles(b),
       panel("Cargo ships", b.ships.map(drawShip)),
@@ -112,7 +114,7 @@
       ]),
       panel("Plantations and goods", [
         fact("Face up", [picture("Plantations face up: " + (b.face_up.join(", ") || "none"), plantations, "tiles"),
-          b.face_up.length ? null : el("span", { cls: "muted", text: "none" })]),
+          el("span", { cls: "muted small", "aria-hidden": "true", text: b.face_up.join(", ") || "none" })]),
         fact("Quarries", [el("span", { cls: "tile g-quarry", "aria-hidden": "true" }), el("span", { cls: "count", text: String(b.quarries) })]),
         fact("Face down", [el("span", { cls: "count", text: plural(b.pile, "plantation") })]),
         el("div", { cls: "stock" }, goods)
@@ -131,7 +133,13 @@
       ]);
     });
     b.sold_out.forEach(function (name) { cards.push(el("div", { cls: "forsale none" }, [el("b", { text: name }), el("span", { text: "sold out" })])); });
-    return panel("Buildings for sale", [el("div", { cls: "market" }, cards)], "roles-panel");
+    var box = el("details", { cls: "panel roles-panel market-panel" }, [
+      el("summary", {}, [el("h3", { text: "Buildings for sale" }), el("span", { cls: "muted", text: " " + plural(b.buildings.length, "kind") + " left" })]),
+      el("div", { cls: "market" }, cards)
+    ]);
+    if (marketOpen) box.setAttribute("open", "");
+    box.addEventListener("toggle", function () { marketOpen = box.open; });
+    return box;
   }
 
   function drawPlayer(p, score) {
@@ -149,7 +157,7 @@
       return picture(g.count + " " + g.good, kids, "tiles");
     });
     var purse = el("div", { cls: "purse" }, [
-      el("span", {}, [el("span", { cls: "coin", "aria-hidden": "true" }), " ", el("b", { text: String(p.doubloons) }), " doubloons"]),
+      el("span", {}, [el("span", { cls: "coin", "aria-hidden": "true" }), " ", el("b", { text: String(p.doubloons) }), p.doubloons === 1 ? " doubloon" : " doubloons"]),
       el("span", {}, [el("span", { cls: "chip", text: String(p.vp) }), " VP chips"]),
       el("span", {}, goods.length ? ["goods "].concat(goods) : ["no goods"])
     ]);
@@ -157,7 +165,9 @@
     var isles = [];
     p.island.forEach(function (t) {
       var good = t.name === "quarry" ? "quarry" : t.name;
-      for (var i = 0; i < t.tiles; i++) isles.push(el("span", { cls: "isle g-" + good }, [circle(i < t.manned)]));
+      for (var i = 0; i < t.tiles; i++) {
+        isles.push(el("span", { cls: "isle g-" + good, title: good + (i < t.manned ? ", manned" : ", idle") }, [circle(i < t.manned)]));
+      }
     });
     for (var k = 0; k < p.island_free; k++) isles.push(el("span", { cls: "isle free" }));
     var islandText = "Island (manned/tiles): " + (p.island.map(function (t) { return t.text; }).join(", ") || "nothing") + "; " + p.island_free + " free";
