@@ -176,8 +176,11 @@ def test_two_and_five_players_fit_a_phone(browser: Browser, site: Path, name: st
             shown.screenshot(ARTIFACTS, f"{name}-end")
 
 
-def test_a_hostile_name_is_shown_as_text_and_runs_nothing(browser: Browser, site: Path) -> None:
-    with browser.show(url=(site / "PR-66" / "index.html").as_uri(), width=1200) as shown:
+@pytest.mark.parametrize("width", [400, 1200])
+def test_a_hostile_name_is_shown_as_text_and_runs_nothing(
+    browser: Browser, site: Path, width: int
+) -> None:
+    with browser.show(url=(site / "PR-66" / "index.html").as_uri(), width=width) as shown:
         page = shown.page
         page.keyboard.press("Home")
         page.keyboard.press("End")
@@ -185,6 +188,7 @@ def test_a_hostile_name_is_shown_as_text_and_runs_nothing(browser: Browser, site
         assert page.evaluate("window.pwned") is None
         assert HOSTILE in page.locator("#board .player h3").all_inner_texts()
         assert page.locator("#board img, .log img, header img").count() == 0
+        assert shown.overflow() == 0, shown.overflowing()
         assert shown.console_errors == []
 
 
@@ -194,7 +198,7 @@ def test_the_index_lists_the_games_and_links_them(browser: Browser, site: Path) 
         assert shown.console_errors == []
         assert shown.overflow() == 0, shown.overflowing()
         shown.screenshot(ARTIFACTS, "index")
-        assert page.locator("table.games tbody tr").count() == 4
+        assert page.locator(".games .game-card").count() == 4
         page.locator('a[href="PR-1/index.html"]').click()
         page.wait_for_load_state("load")
         assert title(shown) == "Round 16 · step 259 of 259"

@@ -47,6 +47,8 @@ class Summary:
     scores: tuple[int, ...]  # in seat order; current ones while the game runs
     created_at: str
     updated_at: str | None  # the time of the last action
+    deciding: tuple[str, ...]  # who must decide now
+    deadline: str | None  # when, as text in UTC
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +272,8 @@ def build_game(record: Record) -> GamePages:
     game = done.game
     names = tuple(printable(n) for n in record.names)
     scores: ScoresView = scores_view(game)
+    board = board_view(game)
+    deadline = _deadline(record)
     winners = tuple(names[w] for w in game.winners()) if game.over else ()
     summary = Summary(
         tag=record.tag,
@@ -282,6 +286,8 @@ def build_game(record: Record) -> GamePages:
         scores=done.totals[-1],
         created_at=record.created_at,
         updated_at=record.actions[-1].at if record.actions else None,
+        deciding=board.deciding if record.status.value == "active" else (),
+        deadline=None if deadline is None else deadline[0],
     )
     data = {
         "tag": record.tag,
@@ -302,10 +308,10 @@ def build_game(record: Record) -> GamePages:
             summary=summary,
             names=names,
             colours=SEAT_COLOURS,
-            board=board_view(game),
+            board=board,
             scores=scores,
             over=game.over,
-            deadline=_deadline(record),
+            deadline=deadline,
             chart=score_chart(names, done.totals, done.log.rounds),
             rounds=done.log.rounds,
             steps=len(done.steps) - 1,
@@ -383,6 +389,8 @@ def read_summary(folder: Path) -> Summary | None:
             scores=tuple(data["scores"]),
             created_at=data["created_at"],
             updated_at=data["updated_at"],
+            deciding=tuple(data["deciding"]),
+            deadline=data["deadline"],
         )
     except (KeyError, TypeError):
         return None
@@ -390,9 +398,13 @@ def read_summary(folder: Path) -> Summary | None:
     numbers = (summary.rounds, summary.actions, *summary.scores)
     if (
         summary.tag != folder.name
-        or not all(isinstance(x, str) for x in (*texts, *summary.players, *summary.winners))
+        or not all(
+            isinstance(x, str)
+            for x in (*texts, *summary.players, *summary.winners, *summary.deciding)
+        )
         or not all(isinstance(x, int) for x in numbers)
         or not isinstance(summary.updated_at, str | None)
+        or not isinstance(summary.deadline, str | None)
     ):
         return None
     return summary
