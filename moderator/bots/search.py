@@ -65,9 +65,11 @@ DEFAULT_BUDGET = Budget()
 
 @dataclass(frozen=True, slots=True)
 class Thought:
-    """What a search found: the action, and how many playouts backed it."""
+    """What a search found: the action, its mean playout value (0 to 1), how many
+    playouts were made in all, and among how many candidates."""
 
     action: Action
+    value: float
     playouts: int
     candidates: int
 
@@ -93,11 +95,11 @@ def think(game: Game, seat: int, seed: int, budget: Budget = DEFAULT_BUDGET) -> 
     """:func:`search`, with how many playouts it made."""
     legal = offered(game, seat)
     if len(legal) == 1:
-        return Thought(legal[0], 0, 1)
+        return Thought(legal[0], 0.0, 0, 1)
     rng = random.Random(seed)
     candidates = _candidates(game, seat, legal, rng)
     if len(candidates) == 1:
-        return Thought(candidates[0], 0, 1)
+        return Thought(candidates[0], 0.0, 0, 1)
     k = len(candidates)
     visits = [0] * k
     totals = [0.0] * k
@@ -117,7 +119,7 @@ def think(game: Game, seat: int, seed: int, budget: Budget = DEFAULT_BUDGET) -> 
     best = max(
         range(k), key=lambda j: (totals[j] / visits[j] if visits[j] else -1.0, visits[j], -j)
     )
-    return Thought(candidates[best], made, k)
+    return Thought(candidates[best], totals[best] / visits[best], made, k)
 
 
 def _candidates(game: Game, seat: int, legal: Sequence[Action], rng: random.Random) -> list[Action]:

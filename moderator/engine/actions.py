@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import get_args
 
 from .components import Building, Good, Role
+from .frozen import quick_init
 
 
 class DecisionKind(Enum):
@@ -136,5 +138,8 @@ Action = (
     | Store
     | Pass
 )
+
+for _action in get_args(Action):
+    quick_init(_action)
 
 PASS = Pass()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import get_args
 
 from .actions import Layout
 from .components import Building, Good, Role
+from .frozen import quick_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,3 +332,7 @@ def describe(event: Event, names: Sequence[str], ships: Sequence[int]) -> str:
             won = _and([names[w] for w in winners])
             return f"The game is over: {table}. Winner{'s' if len(winners) > 1 else ''}: {won}."
     raise AssertionError(f"unknown event {event!r}")
+
+
+for _event in get_args(Event):
+    quick_init(_event)

@@ -30,6 +30,7 @@ from .events import (
     Skipped,
     describe,
 )
+from .frozen import quick_init
 from .rng import shuffle
 from .roles import builder, captain, craftsman, mayor, prospector, settler, trader
 from .scoring import Score, scores, winners
@@ -73,6 +74,7 @@ _KIND = {
 }
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Decision:
     """A seat that must decide now, and everything it may do. ``forced``: only one choice,
@@ -398,11 +400,14 @@ class Game:
                         s.turn = seat
                         self._legal[seat] = legal
                         return
-                captain.begin_storage(s)
+                for seat, options in enumerate(captain.begin_storage(s)):
+                    if options:
+                        self._legal[seat] = options
                 s.phase = _STORE
             elif phase is _MAYOR or phase is _STORE:
+                legal_actions = self.legal_actions
                 for seat, waiting in enumerate(s.waiting):
-                    if waiting and not self.legal_actions(seat):
+                    if waiting and not legal_actions(seat):
                         s.waiting[seat] = False
                 if any(s.waiting):
                     return

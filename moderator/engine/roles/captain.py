@@ -170,8 +170,11 @@ def store_apply(s: State, seat: int, action: Action, ev: list[Event]) -> None:
     )
 
 
-def begin_storage(s: State) -> None:
-    s.waiting = [bool(store_options(p)) for p in s.players]
+def begin_storage(s: State) -> list[list[Store]]:
+    """Everyone who must choose what to keep waits; returns each seat's choices."""
+    options = [store_options(p) for p in s.players]
+    s.waiting = [bool(o) for o in options]
+    return options
 
 
 def end(s: State, ev: list[Event]) -> None:
