@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine import Action, Build, DecisionKind, Game, PlaceColonists, TakePlantation, TakeQuarry
-from ..engine.defaults import default_layout
+from ..engine.defaults import default_action, default_layout
 from ..engine.roles.mayor import extras
 from .heuristic import action_value, heuristic_action
 from .players import offered
@@ -130,10 +130,14 @@ def _candidates(game: Game, seat: int, legal: Sequence[Action], rng: random.Rand
         for _ in range(MAYOR_SAMPLES):
             out.append(legal[rng.randrange(len(legal))])
         return list(dict.fromkeys(out))
-    # A tile or building manned for free is never worse than the same one empty.
+    # The published default first (loading and storage have no other ranking), then the
+    # heuristic's favourites; a tile or building manned for free is never worse than the
+    # same one empty.
+    default = default_action(game, seat)
     manned = [a for a in legal if not _unmanned_twin(a, legal)]
     ranked = sorted(manned, key=lambda a: -action_value(game, seat, a))
-    return ranked[:MAX_CANDIDATES]
+    first = [] if default is None else [default]
+    return list(dict.fromkeys(first + ranked))[:MAX_CANDIDATES]
 
 
 def _unmanned_twin(action: Action, legal: Sequence[Action]) -> bool:
