@@ -297,12 +297,14 @@ class Game:
                 reason = "that is not a legal action now"
             raise IllegalAction(seat, action, legal, reason)
         phase = s.phase
+        others = self._decisions
         self._decisions = None
         if phase is _MAYOR or phase is _STORE:
             # Simultaneous decisions are independent: the others' choices stay valid.
             del self._legal[seat]
         else:
             self._legal = {}
+            others = None
         ev: list[Event] = []
         if phase is _SELECTION:
             assert isinstance(action, PickRole)
@@ -323,10 +325,13 @@ class Game:
             s.acted += 1
         elif phase is _CAPTAIN:
             captain.apply(s, seat, action, ev)
-            s.turn = (seat + 1) % s.n
+            s.turn = (seat + 1) % len(s.players)
         elif phase is _STORE:
             captain.store_apply(s, seat, action, ev)
         self._advance(ev)
+        if others is not None and s.phase is phase:
+            # ... and so do their decisions, while the step goes on.
+            self._decisions = tuple([d for d in others if d.seat != seat])
         return ev
 
     def _pick(self, seat: int, role: Role, ev: list[Event]) -> None:
@@ -426,9 +431,10 @@ class Game:
         s.phase = _SELECTION
         s.acted = 0
         s.step = 0
-        s.waiting = [False] * s.n
+        n = len(s.players)
+        s.waiting = [False] * n
         if s.picks < self.round_size:
-            s.turn = (s.governor + s.picks) % s.n
+            s.turn = (s.governor + s.picks) % n
             return
         for r in s.role_doubloons:
             if r not in s.role_taken:
@@ -441,7 +447,7 @@ class Game:
             ev.append(GameEnded(tuple(sc.total for sc in scores(s)), winners(s)))
             return
         s.round += 1
-        s.governor = (s.governor + 1) % s.n
+        s.governor = (s.governor + 1) % n
         s.turn = s.governor
         ev.append(RoundStarted(s.round, s.governor))
 

@@ -95,30 +95,32 @@ class LayoutSpace(Sequence[PlaceColonists]):
         raise IndexError(index)  # pragma: no cover - guarded above
 
     def _unrank(self, index: int, remaining: int) -> Layout:
-        counts: list[int] = []
+        caps = self._caps
+        counts = [0] * len(caps)
         ways = self._ways
-        i = 0
-        for cap in self._caps:
-            i += 1
-            if not remaining or not cap:
-                counts.append(0)
+        for i, cap in enumerate(caps):
+            if not cap:
                 continue
             top = cap if cap < remaining else remaining
             # The layouts of the groups after this one, for remaining - top .. remaining
             # colonists: slot j holds those with top - j colonists on this group.
-            window = (ways[i] >> (_SLOT * (remaining - top))) & _WINDOW[top]
-            for x in range(top + 1):
-                w = (window >> (_SLOT * (top - x))) & _COEFF
-                if index < w:
-                    counts.append(x)
-                    remaining -= x
-                    break
+            window = (ways[i + 1] >> (_SLOT * (remaining - top))) & _WINDOW[top]
+            x = 0
+            w = window >> (_SLOT * top)
+            while index >= w:
                 index -= w
+                x += 1
+                w = (window >> (_SLOT * (top - x))) & _COEFF
+            if x:
+                counts[i] = x
+                remaining -= x
+                if not remaining:
+                    break
         return self._layout(counts)
 
-    def _layout(self, counts: Sequence[int]) -> Layout:
+    def _layout(self, counts: list[int]) -> Layout:
         plantations = (counts[0], counts[1], counts[2], counts[3], counts[4])
-        buildings = tuple((b, n) for b, n in zip(self._built, counts[6:], strict=True) if n)
+        buildings = tuple([(b, n) for b, n in zip(self._built, counts[6:], strict=True) if n])
         return Layout(plantations, counts[5], buildings)
 
     def __iter__(self) -> Iterator[PlaceColonists]:
