@@ -1,6 +1,6 @@
 """Bot benchmark: win rates over seeded 4-player games, with 95 % confidence intervals.
 
-Usage: python bench/bots.py [--games 500] [--playouts 16 | --seconds 1.0]
+Usage: python bench/bots.py [--games 500] [--playouts 12 | --seconds 1.0]
                             [--processes 2] [--only heuristic|search]
 
 Two match-ups, each over --games seeded games; the bot under test sits in seat
@@ -136,7 +136,7 @@ def report(matchup: str, results: list[Result], wall: float, processes: int) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500)
-    parser.add_argument("--playouts", type=int, default=16, help="per search decision")
+    parser.add_argument("--playouts", type=int, default=12, help="per search decision")
     parser.add_argument("--seconds", type=float, help="per search decision, instead of playouts")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--only", choices=sorted(TARGETS), help="run one match-up")
