@@ -46,8 +46,18 @@ from .store.migrate import upgrade
 from .store.queries import unsent_mail, waiting_messages
 
 MODERATOR = "moderator@example.test"
-# The subjects of the mails that ask a player for orders (render/views.py).
-ASKING = ("your turn", "the game begins", "order not accepted", "moves taken back")
+# A mail asks its reader for orders when its first line says so (render/views.py,
+# asked_line): "Your turn: captain — load goods".
+ASKING = "Your turn:"
+
+
+def asks_for_orders(msg: EmailMessage) -> bool:
+    """Whether a mail asks its reader for orders now, as a player sees it: its first
+    line (the one clients show as the preview)."""
+    part = msg.get_body(preferencelist=("plain",))
+    text = part.get_content() if isinstance(part, EmailMessage) else ""
+    first = text.lstrip().partition("\n")[0] if isinstance(text, str) else ""
+    return ASKING in first
 
 
 class MailBot:
@@ -62,22 +72,22 @@ class MailBot:
         self.brain = HeuristicBot(seed)
         self.reply_to: str | None = None
         self.last_id: str | None = None
+        self.asked = False  # the latest mail asks for orders, not yet sent
         self.received = 0
         self.sent = 0
 
     def read(self) -> bool:
-        """Read new mail; True if any of it asks for orders."""
-        asked = False
+        """Read new mail; True if the latest asks for orders (and none were sent since)."""
         for name, raw in new_messages(self.folder):
             parsed = email.message_from_bytes(raw, policy=email.policy.default)
+            assert isinstance(parsed, EmailMessage)
             self.received += 1
             if parsed["Reply-To"]:
                 self.reply_to = parsed["Reply-To"].addresses[0].addr_spec
                 self.last_id = str(parsed["Message-ID"])
-            subject = str(parsed["Subject"] or "")
-            asked = asked or subject.endswith(ASKING)
+            self.asked = asks_for_orders(parsed)
             mark_seen(self.folder, name)
-        return asked
+        return self.asked
 
     def order(self, game: Game) -> bytes:
         action = self.brain.choose(game, self.seat)
@@ -91,6 +101,7 @@ class MailBot:
             msg["In-Reply-To"] = self.last_id
         msg.set_content(f"{format_action(action, game, self.seat)}\n\n-- \n{self.name}\n")
         self.sent += 1
+        self.asked = False
         return bytes(msg)
 
 

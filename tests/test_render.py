@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
-from collections.abc import Callable
-from datetime import UTC, datetime
+from dataclasses import asdict
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -15,169 +15,36 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mailsamples import DEADLINE, KINDS, NOW, SEED, TAG, play_until, sample_mails
 from markupsafe import escape
 
-from moderator.engine import Build, Game, Phase, PickRole, Role, Sell, TakePlantation
-from moderator.engine.actions import Action, DecisionKind
-from moderator.engine.defaults import default_action
-from moderator.engine.events import Event
+from moderator.engine import Game, Phase
 from moderator.mail.envelope import OWN_MAIL_HEADER
 from moderator.orders import check_mail
 from moderator.render import (
     AddressError,
+    Refusal,
     Rendered,
-    ack_mail,
     board_mail,
     build_message,
-    error_mail,
+    events_view,
     game_end_mail,
     game_start_mail,
+    history_mail,
     make_message_id,
-    reminder_mail,
+    notice_mail,
+    public_view,
+    refused_mail,
     render,
     undo_mail,
     unknown_sender_mail,
-    your_turn_mail,
+    update_mail,
 )
-from moderator.render.env import environment, wrap
-from moderator.render.views import MailView, format_deadline, printable
+from moderator.render.env import environment, template_root, wrap
+from moderator.render.views import MailView, UpdateMail, format_deadline, printable
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 UPDATE = os.environ.get("PR_UPDATE_GOLDEN") == "1"
-NAMES = ("Anna", "Bob", "Chris", "David")
-SEED = 2026
-TAG = "PR-12"
-DEADLINE = datetime(2026, 4, 14, 16, 0, tzinfo=UTC)
-NOW = datetime(2026, 4, 14, 10, 0, tzinfo=UTC)
-ROLE_PREFERENCE = (
-    Role.CAPTAIN,
-    Role.BUILDER,
-    Role.TRADER,
-    Role.CRAFTSMAN,
-    Role.SETTLER,
-    Role.MAYOR,
-    Role.PROSPECTOR,
-    Role.PROSPECTOR2,
-)
-
-
-def choose(game: Game, seat: int) -> Action:
-    """A fixed, simple policy that depends only on the legal actions and the published
-    defaults (not on the bots, which may be retuned): roles in a turning order, the
-    dearest building, the dearest sale, the first tile, otherwise the default."""
-    legal = list(game.legal_actions(seat))
-    kind = game.kind()
-    if kind is DecisionKind.ROLE:
-        picks = [a for a in legal if isinstance(a, PickRole)]
-        turn = game.state.round + seat
-        return min(picks, key=lambda a: (ROLE_PREFERENCE.index(a.role) - turn) % 8)
-    if kind is DecisionKind.BUILD:
-        builds = [a for a in legal if isinstance(a, Build)]
-        if builds:
-            return max(builds, key=lambda a: (a.building.info.price, -int(a.building)))
-    if kind is DecisionKind.SELL:
-        sales = [a for a in legal if isinstance(a, Sell)]
-        if sales:
-            return max(sales, key=lambda a: int(a.good))
-    if kind is DecisionKind.SETTLE:
-        tiles = [a for a in legal if isinstance(a, TakePlantation)]
-        if tiles:
-            return tiles[0]
-    return default_action(game, seat) or legal[0]
-
-
-def play_until(game: Game, stop: Callable[[Game], bool]) -> list[Event]:
-    """Play the policy until ``stop``; returns the events of the last move."""
-    events: list[Event] = []
-    for _ in range(20_000):
-        if game.over or stop(game):
-            return events
-        seat = game.deciding()[0]
-        events = game.apply(seat, choose(game, seat))
-    raise AssertionError("the sample game does not end")
-
-
-def captain_position() -> tuple[Game, list[Event]]:
-    game = Game.new(NAMES, SEED)
-    events = play_until(
-        game,
-        lambda g: (
-            g.state.round >= 4
-            and g.state.phase is Phase.CAPTAIN
-            and any(ship.count for ship in g.state.ships)
-        ),
-    )
-    return game, events
-
-
-def mayor_position() -> Game:
-    game = Game.new(NAMES, SEED)
-    play_until(game, lambda g: g.state.round >= 3 and g.state.phase is Phase.MAYOR)
-    return game
-
-
-def sample_mails() -> dict[str, MailView]:
-    """One view-model per mail type, from fixed seeded positions."""
-    mails: dict[str, MailView] = {}
-    game, events = captain_position()
-    seat = game.deciding()[0]
-    other = (seat + 1) % game.state.n
-    mails["board"] = board_mail(
-        game, TAG, other, events, deadline=DEADLINE, time_zone="America/New_York"
-    )
-    mails["your_turn"] = your_turn_mail(
-        game, TAG, seat, events, deadline=DEADLINE, time_zone="Europe/Berlin"
-    )
-    bad = check_mail("ship banana on 9\nbuild market\nship 12 corn", game, seat)
-    mails["error"] = error_mail(game, TAG, seat, bad, deadline=DEADLINE, time_zone="Asia/Tokyo")
-    undo_game = game.copy()
-    report = check_mail("ship\nsell coffee\nrole builder", game, seat)
-    for action in report.actions:
-        game.apply(seat, action)
-    mails["ack"] = ack_mail(game, TAG, seat, report, deadline=DEADLINE, time_zone="Europe/Berlin")
-    mails["undo"] = undo_mail(
-        undo_game,
-        TAG,
-        seat,
-        reason="Chris's mail was read twice after a server restart.",
-        by="the moderator",
-        undone=events,
-        deadline=DEADLINE,
-        time_zone="Europe/London",
-    )
-    mayor = mayor_position()
-    mseat = mayor.deciding()[0]
-    mails["reminder"] = reminder_mail(
-        mayor, TAG, mseat, now=NOW, deadline=DEADLINE, time_zone="Australia/Sydney"
-    )
-    fresh = Game.new(NAMES, SEED)
-    mails["game_start"] = game_start_mail(
-        fresh,
-        TAG,
-        0,
-        "tapir-lemon-42",
-        reply_to="moderator+pr12.s0.x7k2@example.org",
-        deadline=DEADLINE,
-        time_zone="Europe/Paris",
-    )
-    end = Game.new(NAMES, SEED)
-    last = play_until(end, lambda g: False)
-    mails["game_end"] = game_end_mail(end, TAG, 1, last)
-    mails["unknown_sender"] = unknown_sender_mail("moderator@example.org")
-    return mails
-
-
-KINDS = (
-    "board",
-    "your_turn",
-    "ack",
-    "error",
-    "game_start",
-    "game_end",
-    "reminder",
-    "undo",
-    "unknown_sender",
-)
 
 
 @pytest.fixture(scope="module")
@@ -186,7 +53,10 @@ def rendered() -> dict[str, Rendered]:
 
 
 def test_every_mail_type_has_a_sample() -> None:
-    assert set(sample_mails()) == set(KINDS)
+    samples = sample_mails()
+    assert set(samples) == set(KINDS)
+    templates = {p.name.split(".")[0] for p in template_root().glob("*.j2")}
+    assert {view.kind for view in samples.values()} == templates - {"_macros"}
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -203,8 +73,13 @@ def test_golden(kind: str, rendered: dict[str, Rendered]) -> None:
 
 
 def long_lines(text: str) -> list[str]:
-    """Lines over 72 columns that could have been broken (more than one word)."""
-    return [line for line in text.splitlines() if len(line) > 72 and len(line.split()) > 1]
+    """Lines over 72 columns that could have been broken (more than one word; not an
+    indented example of the guide's, which keeps its columns)."""
+    return [
+        line
+        for line in text.splitlines()
+        if len(line) > 72 and len(line.split()) > 1 and not line.startswith("    ")
+    ]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -241,31 +116,119 @@ def test_wrap_gives_what_textwrap_gives(
     assert wrap(text, width, indent, subsequent) == filled
 
 
-def test_the_mayor_decision_shows_syntax_and_layout_not_every_layout(
+def test_the_mayor_decision_shows_the_layout_and_examples_of_his_own_tiles(
     rendered: dict[str, Rendered],
 ) -> None:
-    text = rendered["reminder"].text
-    assert "remove 1 from corn, 1 from san juan" in text
-    assert "San Juan" in text
-    assert "layouts are possible" in text
+    text = rendered["update_mayor"].text
+    assert text.startswith("Your turn: mayor — place colonists\n")
+    assert "Your colonists now" in text
+    assert "layouts possible" in text
     assert "You may order now" not in text
+    view = sample_mails()["update_mayor"]
+    assert isinstance(view, UpdateMail) and view.seat.mayor is not None
+    own = {t.name for t in view.seat.mayor.tiles}
+    for example in view.seat.mayor.examples:
+        named = re.findall(r"(?:from|on) ([a-z ]+?)(?:,|$)", example)
+        assert set(named) <= own, example  # only his own tiles and buildings
 
 
-def test_the_turn_mail_ends_with_orders_default_and_deadline(
-    rendered: dict[str, Rendered],
-) -> None:
-    text = rendered["your_turn"].text
-    tail = text[text.index("Your decision") :]
-    assert "You may order now:" in tail
-    assert "If you send nothing, this default is applied:" in tail
-    assert "Deadline: Tue 14 Apr 2026 18:00 CEST (Europe/Berlin)" in tail
+def test_the_decision_comes_first_and_the_board_after(rendered: dict[str, Rendered]) -> None:
+    for kind in ("update_your_turn", "update_not_understood", "update_mayor", "reminder"):
+        text = rendered[kind].text
+        assert text.startswith("Your turn: ") or text.startswith("Reminder"), kind
+        deadline = text.index("No order by ")
+        board = text.index("Buildings for sale") if "Buildings for sale" in text else len(text)
+        assert deadline < board, kind
+    text = rendered["update_your_turn"].text
+    assert text.index("You may order now:") < text.index("No order by") < text.index("Round ")
+    assert "No order by Tue 14 Apr 2026 18:00 CEST (Europe/Berlin) →" in text
 
 
-def test_error_mail_quotes_the_line_with_a_caret(rendered: dict[str, Rendered]) -> None:
-    text = rendered["error"].text
+def test_the_first_line_says_what_the_mail_asks(rendered: dict[str, Rendered]) -> None:
+    first = {kind: mail.text.partition("\n")[0] for kind, mail in rendered.items()}
+    assert first["update_your_turn"] == "Your turn: captain — load goods"
+    assert first["update_waiting"].startswith("Waiting for ")
+    assert first["update_waiting"].endswith(": builder — build")
+    assert first["update_reply"].startswith("Waiting for ")
+    assert first["update_ahead"].startswith("Your turn is coming: ")
+    assert first["update_not_understood"].endswith("(2 lines not understood)")
+    assert first["game_end"].startswith("Game over: ")
+    for kind, line in first.items():
+        assert "None" not in line, kind
+        assert line, kind
+
+
+def test_every_mail_of_a_round_has_the_same_subject(rendered: dict[str, Rendered]) -> None:
+    subjects = {mail.subject for kind, mail in rendered.items() if kind.startswith("update_")}
+    for other in ("update_mayor", "update_waiting"):  # other positions
+        subjects.discard(rendered[other].subject)
+    assert subjects == {"[PR-12] round 4"}
+
+
+def test_no_mail_names_internal_references(rendered: dict[str, Rendered]) -> None:
+    for kind, mail in rendered.items():
+        for body in (mail.subject, mail.text, mail.html):
+            assert not re.search(r"\bseeds?\b", body, re.IGNORECASE), kind
+            assert "None" not in body.replace("none", ""), kind
+
+
+def test_the_readers_own_row_is_marked(rendered: dict[str, Rendered]) -> None:
+    view = sample_mails()["update_your_turn"]
+    assert isinstance(view, UpdateMail)
+    me = view.seat.name
+    text = rendered["update_your_turn"].text
+    assert f"\n{me} (you) · " in text
+    assert text.count("(you)") == 1
+    html = rendered["update_your_turn"].html
+    assert html.count('class="player me"') == 1
+    assert f"<b><bdi>{me}</bdi></b> (you)" in html
+
+
+def test_text_and_html_show_the_same_facts(rendered: dict[str, Rendered]) -> None:
+    view = sample_mails()["update_your_turn"]
+    assert isinstance(view, UpdateMail) and view.board is not None
+    mail = rendered["update_your_turn"]
+    text = " ".join(mail.text.split())
+    html = " ".join(str(escape(mail.html)).split())
+    facts = [v for f in view.board.facts for v in f.values]
+    facts += [v for p in view.board.players for f in p.facts for v in f.values]
+    for value in facts:
+        assert value in text, value
+        assert str(escape(value)) in mail.html, value
+    assert html  # the HTML is escaped consistently
+    assert "Trading house" in text
+
+
+def test_the_board_model_is_plain_data() -> None:
+    view = sample_mails()["update_your_turn"]
+    assert isinstance(view, UpdateMail) and view.board is not None
+    data = json.loads(json.dumps(asdict(view.board)))
+    assert data["players"][0]["facts"][0]["label"] == "Goods"
+    assert data["facts"][-1]["label"] == "Cargo ships"
+
+
+def test_a_not_understood_line_is_quoted_with_a_caret(rendered: dict[str, Rendered]) -> None:
+    text = rendered["update_not_understood"].text
     assert "> ship banana on 9" in text
     assert re.search(r"^ +\^$", text, re.MULTILINE)
     assert "You may order now:" in text
+    assert "Your orders:" in text
+
+
+def test_the_reply_says_done_kept_and_not_understood(rendered: dict[str, Rendered]) -> None:
+    text = rendered["update_reply"].text
+    orders = text[text.index("Your orders:") :]
+    assert "done: ship" in orders
+    assert "kept: sell coffee" in orders
+
+
+def test_the_refusal_says_what_was_missing(rendered: dict[str, Rendered]) -> None:
+    signed = " ".join(rendered["refused_signed"].text.split())
+    assert "neither a signed reply address nor a password" in signed
+    assert "simply reply to it" in signed
+    unsigned = " ".join(rendered["refused_unsigned"].text.split())
+    assert "a password that is not this seat's" in unsigned
+    assert "simply reply" not in unsigned
 
 
 def test_deadline_in_the_seats_time_zone() -> None:
@@ -292,17 +255,22 @@ def evil_mails() -> list[MailView]:
     names = ("Anna", EVIL, "Chris", "David")
     game = Game.new(names, SEED)
     events = play_until(game, lambda g: g.state.round >= 2 and g.state.phase is Phase.CAPTAIN)
+    public = public_view(game, events)
     seat = 1
     report = check_mail('<img src=x onerror=alert(1)> & "quoted"\nship', game, seat)
+    lines = events_view(events, names)
     return [
-        board_mail(game, TAG, seat, events),
-        your_turn_mail(game, TAG, seat, events),
-        error_mail(game, TAG, seat, report),
-        ack_mail(game, TAG, seat, report),
+        board_mail(game, TAG, events),
+        update_mail(game, TAG, seat, board=public.board, events=public.events),
+        update_mail(game, TAG, seat, board=public.board, reply=report, copied_from=EVIL),
+        update_mail(game, TAG, 0, board=public.board, notes=[EVIL]),
         undo_mail(game, TAG, seat, reason=EVIL, by=EVIL),
         game_start_mail(game, TAG, seat, EVIL, reply_to=EVIL),
-        game_end_mail(game, TAG, seat, events),
-        unknown_sender_mail(EVIL),
+        game_end_mail(game, TAG, seat, lines),
+        unknown_sender_mail(EVIL, [EVIL]),
+        refused_mail(game, EVIL, Refusal.NO_CREDENTIALS, had_password=False, signed=True),
+        notice_mail(game, TAG, EVIL, [EVIL], seat=seat, with_board=True),
+        history_mail(game, TAG, [EVIL]),
     ]
 
 
@@ -312,7 +280,7 @@ def test_player_supplied_text_is_escaped_in_html() -> None:
         assert "<script" not in mail.html
         assert "<img" not in mail.html
         assert str(escape(EVIL)) in mail.html, view.kind
-        assert EVIL in mail.text or view.kind == "error"
+        assert EVIL in mail.text, view.kind
 
 
 def message(rendered: Rendered, **overrides: object) -> bytes:
@@ -332,17 +300,17 @@ def message(rendered: Rendered, **overrides: object) -> bytes:
 
 
 def test_message_parses_back_as_multipart_alternative(rendered: dict[str, Rendered]) -> None:
-    raw = message(rendered["your_turn"])
+    raw = message(rendered["update_your_turn"])
     assert b"\r\n" in raw
     msg = BytesParser(policy=policy.default).parsebytes(raw)
     assert msg.get_content_type() == "multipart/alternative"
     parts = list(msg.iter_parts())
     assert [p.get_content_type() for p in parts] == ["text/plain", "text/html"]
     assert parts[0].get_content_charset() == "utf-8"
-    assert parts[0].get_content().replace("\r\n", "\n") == rendered["your_turn"].text
-    assert parts[1].get_content().replace("\r\n", "\n") == rendered["your_turn"].html
-    assert msg["Subject"] == rendered["your_turn"].subject
-    assert b"=?utf-8?" in raw.split(b"\r\n\r\n", 1)[0]  # the "·" is RFC 2047 encoded
+    assert parts[0].get_content().replace("\r\n", "\n") == rendered["update_your_turn"].text
+    assert parts[1].get_content().replace("\r\n", "\n") == rendered["update_your_turn"].html
+    assert msg["Subject"] == rendered["update_your_turn"].subject
+    assert b"Subject: [PR-12] round 4\r\n" in raw  # plain ASCII, no encoded word
     assert msg["From"].addresses[0].addr_spec == "moderator@example.org"
     assert msg["To"].addresses[0].addr_spec == "anna@example.net"
     assert msg["Reply-To"].addresses[0].addr_spec == "moderator+pr12.s0.x7k2@example.org"
@@ -359,7 +327,7 @@ INJECTION = "x\r\nBcc: evil@x"
 
 
 def test_header_injection_is_impossible(rendered: dict[str, Rendered]) -> None:
-    mail = rendered["board"]
+    mail = rendered["update_waiting"]
     bad_subject = Rendered(mail.kind, mail.subject + INJECTION, mail.text, mail.html)
     for raw in (
         message(bad_subject),
@@ -413,10 +381,11 @@ def test_arbitrary_names_and_orders_render_safely(name: str, line: str) -> None:
     events = play_until(game, lambda g: g.state.round >= 2)
     seat = 1
     report = check_mail(line, game, seat)
+    public = public_view(game, events)
     views: list[MailView] = [
-        board_mail(game, TAG, seat, events),
-        error_mail(game, TAG, seat, report),
-        ack_mail(game, TAG, seat, report),
+        board_mail(game, TAG, events),
+        update_mail(game, TAG, seat, board=public.board, events=public.events, reply=report),
+        update_mail(game, TAG, 0, board=public.board, events=public.events),
         undo_mail(game, TAG, seat, reason=line, by=name),
     ]
     shown = printable(name)

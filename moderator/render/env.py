@@ -12,7 +12,7 @@ from typing import Any
 from jinja2 import Environment, FunctionLoader, StrictUndefined, TemplateNotFound
 
 from ..resources import data_path
-from .views import BoardView, MailView, RoleView, ScoreRow, SupplyBuilding
+from .views import BoardView, MailView, RoleView, ScoreRow, SupplyBuilding, plural
 
 WIDTH = 72
 
@@ -74,9 +74,14 @@ def glue(text: object) -> str:
     return str(text).replace(" ", _GLUE)
 
 
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """``3 doubloons``, ``1 doubloon``."""
-    return f"{n} {word}" if n == 1 else f"{n} {words or word + 's'}"
+# A space inside an item of a list ("corn 1/2, indigo 0/1; 9 free"): not after a comma
+# or a semicolon.
+_INNER_SPACE = re.compile(r"(?<![,;]) ")
+
+
+def glue_items(text: object) -> str:
+    """A list written as text, breakable by the wrap filter only between its items."""
+    return _INNER_SPACE.sub(_GLUE, str(text))
 
 
 def column(rows: list[list[str]], sep: str = "  ", right: tuple[int, ...] = ()) -> list[str]:
@@ -139,6 +144,7 @@ def environment() -> Environment:
     env.filters["wrap"] = wrap
     env.filters["plural"] = plural
     env.filters["glue"] = glue
+    env.filters["glue_items"] = glue_items
     env.filters["role_row"] = role_row
     env.filters["building_row"] = building_row
     env.filters["score_row"] = score_row
@@ -149,25 +155,36 @@ def environment() -> Environment:
     return env
 
 
-# Recently rendered boards by (id of the view, format), with the view itself: an
-# identity check, because hashing a whole BoardView costs a good part of rendering it.
-_BLOCKS: dict[tuple[int, str], tuple[BoardView, str]] = {}
-_BLOCKS_KEPT = 16
+# Recently rendered parts of boards by (id of the view, format, part, reader), with the
+# view itself: an identity check, because hashing a whole BoardView costs a good part of
+# rendering it.
+_BLOCKS: dict[tuple[int, str, str, int], tuple[BoardView, str]] = {}
+_BLOCKS_KEPT = 48
 
 
-def board_block(board: BoardView, kind: str) -> str:
-    """The public board rendered once per change and format: every seat's mail after a
-    change shares one BoardView (views.public_view), rendered once, not once per seat."""
-    key = (id(board), kind)
+def _part(board: BoardView, kind: str, part: str, me: int = -1) -> str:
+    key = (id(board), kind, part, me)
     hit = _BLOCKS.get(key)
     if hit is not None and hit[0] is board:
         return hit[1]
-    module = environment().get_template(f"_macros.{kind}.j2").module
-    block: str = module.board(board)  # type: ignore[attr-defined]
+    module: Any = environment().get_template(f"_macros.{kind}.j2").module
+    block: str = module.players(board, me) if part == "players" else getattr(module, part)(board)
     if len(_BLOCKS) >= _BLOCKS_KEPT:
         _BLOCKS.pop(next(iter(_BLOCKS)), None)  # the oldest
     _BLOCKS[key] = (board, block)
     return block
+
+
+def board_block(board: BoardView, kind: str, me: int = -1) -> str:
+    """The board in ``kind`` ("txt" or "html"): the table, the players (``me``, the
+    reader's seat, marked; -1 for an observer), the buildings for sale. Every seat's mail
+    after a change shares one BoardView (views.public_view): its parts but the players
+    are rendered once per change and format, not once per seat."""
+    return (
+        _part(board, kind, "board")
+        + _part(board, kind, "players", me)
+        + _part(board, kind, "buildings")
+    )
 
 
 _BLANKS = re.compile(r"\n{3,}")
@@ -188,4 +205,13 @@ def render(view: MailView) -> Rendered:
     return Rendered(view.kind, view.subject, tidy_text(text), html)
 
 
-__all__ = ["WIDTH", "Rendered", "column", "environment", "render", "template_root", "wrap"]
+__all__ = [
+    "WIDTH",
+    "Rendered",
+    "board_block",
+    "column",
+    "environment",
+    "render",
+    "template_root",
+    "wrap",
+]

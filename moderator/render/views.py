@@ -1,13 +1,18 @@
 """View-models of every mail: pure functions from the engine to frozen dataclasses.
 
 Nothing here knows Jinja, SQL or mail. The plain-text and the HTML template of a mail
-type render the same view-model. Player-supplied strings (names, order lines) are made
-printable here (controls become spaces, one for one so a caret still lines up) but are
-never escaped: that is the HTML template's job.
+render the same view-model, and every fact a mail shows is worded here once, so both
+say the same thing in the same words ("indigo; 3 free"). The models are plain data
+(strings, numbers, tuples): ``dataclasses.asdict`` of a board is JSON for an archive.
+
+Player-supplied strings (names, order lines) are made printable here (controls become
+spaces, one for one so a caret still lines up) but are never escaped: that is the HTML
+template's job.
 """
 
 from __future__ import annotations
 
+import enum
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,7 +20,7 @@ from datetime import datetime, timedelta
 from typing import ClassVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..engine.actions import DecisionKind
+from ..engine.actions import Action, DecisionKind, Layout, PlaceColonists
 from ..engine.components import BUILDINGS, GOODS, ISLAND_SPACES, Role
 from ..engine.defaults import default_action
 from ..engine.events import Event, describe
@@ -24,9 +29,8 @@ from ..engine.roles import mayor
 from ..engine.state import Phase
 from ..orders.check import Report
 from ..orders.errors import AmbiguousOrder, OrderError
-from ..orders.format import EXAMPLE_PLACE, EXAMPLE_REMOVE, format_action, legal_orders
+from ..orders.format import format_action
 from ..orders.queue import QueuedOrder
-from ..orders.resolve import KIND_NAMES, decision_of
 
 CITY_SPACES = 12
 
@@ -63,21 +67,35 @@ def printable(s: str) -> str:
     return "".join(out)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``3 doubloons``, ``1 doubloon``."""
+    return f"{n} {word}" if n == 1 else f"{n} {words or word + 's'}"
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``Anna``, ``Anna and Bob``, ``Anna, Bob and Chris``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # -- the public board ---------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
+class Fact:
+    """One line of a board, worded once for text and HTML: a label and its value, or
+    several values shown one under the other (the cargo ships)."""
+
+    label: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class GoodCount:
     good: str
     count: int
-
-    @property
-    def text(self) -> str:
-        return f"{self.count} {self.good}"
+    text: str  # "3 corn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,30 +121,25 @@ class ShipView:
 
 @dataclass(frozen=True, slots=True)
 class TileView:
-    """Plantations of one kind (or the quarries) on an island: tiles and manned ones."""
+    """Plantations of one kind (or the quarries) on an island: tiles and manned ones;
+    ``text`` reads "corn 1/2" (manned of all)."""
 
     name: str
     tiles: int
     manned: int
-
-    @property
-    def text(self) -> str:
-        """E.g. "corn 1/2": manned tiles of all tiles."""
-        return f"{self.name} {self.manned}/{self.tiles}"
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
 class BuildingView:
+    """A building in a city; ``text`` reads "indigo plant 2/3" (colonists of circles)."""
+
     name: str
     colonists: int
     circles: int
     vp: int
     large: bool
-
-    @property
-    def text(self) -> str:
-        """E.g. "indigo plant 2/3": colonists of circles."""
-        return f"{self.name} {self.colonists}/{self.circles}"
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +157,9 @@ class SupplyBuilding:
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
+    """One player's part of the board. ``summary`` is the line beside his name ("3 VP ·
+    3 doubloons · governor"), ``facts`` his goods, island, city and San Juan."""
+
     seat: int
     name: str
     governor: bool
@@ -152,18 +168,20 @@ class PlayerView:
     doubloons: int
     vp: int
     goods: tuple[GoodCount, ...]  # only kinds held
-    goods_text: str
     island: tuple[TileView, ...]
     island_free: int
     city: tuple[BuildingView, ...]
     city_free: int
     san_juan: int
     colonists: int
+    summary: str
+    facts: tuple[Fact, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class BoardView:
-    """Everything every player may see."""
+    """Everything every player may see: the facts (``title``, ``notices``, ``facts``,
+    ``roles``, ``buildings``, ``players``) and the numbers behind them."""
 
     round: int
     governor: str
@@ -171,6 +189,9 @@ class BoardView:
     role: str | None  # the role being carried out
     role_holder: str | None  # who chose it
     deciding: tuple[str, ...]
+    title: str  # "Round 4 · Captain (chosen by Anna) · governor Bob"
+    notices: tuple[str, ...]  # "Now deciding: Bob.", "This is the last round: …"
+    facts: tuple[Fact, ...]  # colonists, VP chips, quarries, goods, plantations, …
     roles: tuple[RoleView, ...]
     colonist_supply: int
     colonist_ship: int
@@ -209,6 +230,20 @@ def names_of(game: Game) -> tuple[str, ...]:
     return tuple(printable(n) for n in game.names)
 
 
+def _spaces(items: Sequence[str], free: int) -> str:
+    """An island's or a city's contents and its free spaces: "corn 1/2; 9 free"."""
+    return f"{', '.join(items) or 'nothing'}; {free} free"
+
+
+def _player_summary(vp: int, doubloons: int, governor: bool, roles: Sequence[str]) -> str:
+    parts = [f"{vp} VP", plural(doubloons, "doubloon")]
+    if governor:
+        parts.append("governor")
+    if roles:
+        parts.append("took the " + ", the ".join(roles))
+    return " · ".join(parts)
+
+
 def board_view(game: Game) -> BoardView:
     """The public board of ``game`` now."""
     s = game.state
@@ -238,31 +273,59 @@ def board_view(game: Game) -> BoardView:
     players = []
     for seat, p in enumerate(s.players):
         island = [
-            TileView(g.label, p.plantations[g], p.occupied[g]) for g in GOODS if p.plantations[g]
+            TileView(g.label, p.plantations[g], p.occupied[g], f"{g.label} {p.occupied[g]}/{n}")
+            for g in GOODS
+            if (n := p.plantations[g])
         ]
         if p.quarries:
-            island.append(TileView("quarry", p.quarries, p.occupied_quarries))
+            island.append(
+                TileView(
+                    "quarry",
+                    p.quarries,
+                    p.occupied_quarries,
+                    f"quarry {p.occupied_quarries}/{p.quarries}",
+                )
+            )
         city = tuple(
-            BuildingView(b.label, n, BUILDINGS[b].circles, BUILDINGS[b].vp, BUILDINGS[b].large)
+            BuildingView(
+                b.label,
+                n,
+                BUILDINGS[b].circles,
+                BUILDINGS[b].vp,
+                BUILDINGS[b].large,
+                f"{b.label} {n}/{BUILDINGS[b].circles}",
+            )
             for b, n in p.buildings.items()
         )
+        goods = tuple(
+            GoodCount(g.label, p.goods[g], f"{p.goods[g]} {g.label}") for g in GOODS if p.goods[g]
+        )
+        taken = tuple(Role(r).label for r, who in s.role_taken.items() if who == seat)
+        island_free = ISLAND_SPACES - p.island_tiles
+        city_free = CITY_SPACES - p.city_used
         players.append(
             PlayerView(
                 seat=seat,
                 name=names[seat],
                 governor=seat == s.governor,
-                roles=tuple(Role(r).label for r, who in s.role_taken.items() if who == seat),
+                roles=taken,
                 deciding=seat in deciding,
                 doubloons=p.doubloons,
                 vp=p.vp,
-                goods=tuple(GoodCount(g.label, p.goods[g]) for g in GOODS if p.goods[g]),
-                goods_text=goods_text(p.goods),
+                goods=goods,
                 island=tuple(island),
-                island_free=ISLAND_SPACES - p.island_tiles,
+                island_free=island_free,
                 city=city,
-                city_free=CITY_SPACES - p.city_used,
+                city_free=city_free,
                 san_juan=p.san_juan,
                 colonists=p.colonists,
+                summary=_player_summary(p.vp, p.doubloons, seat == s.governor, taken),
+                facts=(
+                    Fact("Goods", (goods_text(p.goods),)),
+                    Fact("Island", (_spaces([t.text for t in island], island_free),)),
+                    Fact("City", (_spaces([b.text for b in city], city_free),)),
+                    Fact("San Juan", (plural(p.san_juan, "colonist"),)),
+                ),
             )
         )
     supply = tuple(
@@ -273,20 +336,53 @@ def board_view(game: Game) -> BoardView:
     )
     sold_out = tuple(b.label for b, left in sorted(s.supply_buildings.items()) if left <= 0)
     role = Role(s.role).label if s.role >= 0 else None
+    holder = names[s.picker] if role is not None else None
+    phase = PHASE_LABELS[s.phase]
+    chosen = f" (chosen by {holder})" if holder is not None else ""
+    deciding_names = tuple(names[i] for i in deciding)
+    last_round = s.end_reason is not None and not game.over
+    notices: list[str] = []
+    if deciding_names:
+        notices.append(f"Now deciding: {and_list(deciding_names)}.")
+    if last_round:
+        notices.append(f"This is the last round: {s.end_reason}.")
+    goods_supply = tuple(
+        GoodCount(g.label, s.goods_supply[g], f"{s.goods_supply[g]} {g.label}") for g in GOODS
+    )
+    house = [g.label for g in s.trading_house]
+    house_free = 4 - len(house)
+    facts = (
+        Fact("Colonists", (f"{s.colonist_supply} in the supply, {s.colonist_ship} on the ship",)),
+        Fact("VP chips", (f"{s.vp_chips} left",)),
+        Fact("Quarries", (f"{s.quarries} left",)),
+        Fact("Goods", (", ".join(g.text for g in goods_supply),)),
+        Fact(
+            "Plantations",
+            (
+                f"{', '.join(g.label for g in s.face_up) or 'none'} face up; "
+                f"{len(s.pile)} in the pile",
+            ),
+        ),
+        Fact("Trading house", (f"{', '.join(house) or 'empty'}; {house_free} free",)),
+        Fact("Cargo ships", tuple(ship.label for ship in ships)),
+    )
     return BoardView(
         round=s.round,
         governor=names[s.governor],
-        phase=PHASE_LABELS[s.phase],
+        phase=phase,
         role=role,
-        role_holder=names[s.picker] if role is not None else None,
-        deciding=tuple(names[i] for i in deciding),
+        role_holder=holder,
+        deciding=deciding_names,
+        title=f"Round {s.round} · {phase}{chosen} · governor {names[s.governor]}",
+        notices=tuple(notices),
+        facts=facts,
         roles=roles,
         colonist_supply=s.colonist_supply,
         colonist_ship=s.colonist_ship,
         vp_chips=s.vp_chips,
-        goods_supply=tuple(GoodCount(g.label, s.goods_supply[g]) for g in GOODS),
-        trading_house=tuple(g.label for g in s.trading_house),
-        trading_house_free=4 - len(s.trading_house),
+        goods_supply=goods_supply,
+        trading_house=tuple(house),
+        trading_house_free=house_free,
         ships=ships,
         face_up=tuple(g.label for g in s.face_up),
         quarries=s.quarries,
@@ -294,13 +390,48 @@ def board_view(game: Game) -> BoardView:
         buildings=supply,
         sold_out=sold_out,
         players=tuple(players),
-        last_round=s.end_reason is not None and not game.over,
+        last_round=last_round,
         end_reason=s.end_reason,
         over=game.over,
     )
 
 
-# -- the seat's own part ------------------------------------------------------------
+# -- what is asked of a seat: the one place that words "whose turn" ----------------
+
+
+class Ask(enum.Enum):
+    """What a mail asks of its reader now."""
+
+    DECIDE = "decide"  # his decision, now
+    AHEAD = "ahead"  # his turn later in this phase: he may order now (trader, captain)
+    WAIT = "wait"  # others decide
+    OVER = "over"  # the game is over
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """A decision as a mail's first line names it: the role carried out (None: the
+    role choice itself) and what is to be done."""
+
+    role: str | None
+    task: str
+
+    @property
+    def text(self) -> str:
+        return self.task if self.role is None else f"{self.role} — {self.task}"
+
+
+PROMPTS: dict[DecisionKind, Prompt] = {
+    DecisionKind.ROLE: Prompt(None, "choose a role"),
+    DecisionKind.HACIENDA: Prompt("settler", "use the hacienda?"),
+    DecisionKind.SETTLE: Prompt("settler", "take a plantation"),
+    DecisionKind.MAYOR: Prompt("mayor", "place colonists"),
+    DecisionKind.BUILD: Prompt("builder", "build"),
+    DecisionKind.CRAFTSMAN_EXTRA: Prompt("craftsman", "take an extra barrel"),
+    DecisionKind.SELL: Prompt("trader", "sell"),
+    DecisionKind.LOAD: Prompt("captain", "load goods"),
+    DecisionKind.STORE: Prompt("captain", "store goods"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,42 +439,40 @@ class LayoutTile:
     name: str
     colonists: int
     circles: int
-
-    @property
-    def text(self) -> str:
-        return f"{self.name} {self.colonists}/{self.circles}"
+    text: str  # "corn 1/1"
 
 
 @dataclass(frozen=True, slots=True)
 class MayorView:
-    """The mayor decision: the current layout and the order syntax (never the layouts,
-    which can number thousands)."""
+    """The mayor decision: the current layout and examples of the order written with
+    the player's own tiles (never the layouts, which can number thousands)."""
 
     tiles: tuple[LayoutTile, ...]
     san_juan: int
     extra_offered: bool
     layouts: int
-    syntax: tuple[str, ...]
+    examples: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
-    """One player's own part of a mail: what he may order now, the default applied if
-    he does nothing, and the deadline in his time zone."""
+    """One player's own part of a mail: what is asked of him now (``ask``, worded in
+    ``asked``, the mail's first line), the orders he may give, what happens if he sends
+    nothing by the deadline, and his kept orders."""
 
     seat: int
     name: str
-    decision: str | None  # e.g. "what to load"; None when nothing is his to decide
-    orders: tuple[str, ...]
+    ask: Ask
+    asked: str  # "Your turn: captain — load goods"
+    orders: tuple[str, ...]  # what he may order now (or already, for his later turn)
     mayor: MayorView | None
-    default: str | None  # None: no published default (the autopilot decides)
+    # What is applied if no order comes by the deadline: the one slot for it, filled by
+    # the caller (service.compose.deadline_outcome), else the published default.
+    at_deadline: str | None
     deadline: str | None
     time_zone: str
     waiting_for: tuple[str, ...]  # the others who must decide now
-    queued: tuple[str, ...]  # orders kept for later, with the decision they are for
-    # Trader and captain: what he may already order for his turn later in this phase
-    # (seeds 000 and 001: everyone who might sell or load is asked at once).
-    ahead: tuple[str, ...] = ()
+    kept: tuple[str, ...]  # orders kept for later, with the decision they are for
 
 
 def format_deadline(deadline: datetime, time_zone: str) -> tuple[str, str]:
@@ -371,28 +500,88 @@ def _mayor_view(game: Game, seat: int) -> MayorView:
     s = game.state
     p = s.players[seat]
     tiles = [
-        LayoutTile(g.label, p.occupied[g], p.plantations[g]) for g in GOODS if p.plantations[g]
+        LayoutTile(g.label, p.occupied[g], n, f"{g.label} {p.occupied[g]}/{n}")
+        for g in GOODS
+        if (n := p.plantations[g])
     ]
     if p.quarries:
-        tiles.append(LayoutTile("quarry", p.occupied_quarries, p.quarries))
+        tiles.append(
+            LayoutTile(
+                "quarry",
+                p.occupied_quarries,
+                p.quarries,
+                f"quarry {p.occupied_quarries}/{p.quarries}",
+            )
+        )
     for b in sorted(p.buildings):
-        tiles.append(LayoutTile(b.label, p.buildings[b], BUILDINGS[b].circles))
+        circles = BUILDINGS[b].circles
+        tiles.append(
+            LayoutTile(b.label, p.buildings[b], circles, f"{b.label} {p.buildings[b]}/{circles}")
+        )
     extra = True in mayor.extras(s, seat)
-    syntax = [
-        EXAMPLE_REMOVE,
-        EXAMPLE_PLACE,
-        "move 1 from corn to coffee roaster",
-        "mayor: no change",
-    ]
-    if extra:
-        syntax.append("mayor: no extra colonist")
+    legal = game.legal_actions(seat)
+    now = Layout(
+        (p.occupied[0], p.occupied[1], p.occupied[2], p.occupied[3], p.occupied[4]),
+        p.occupied_quarries,
+        tuple((b, n) for b, n in sorted(p.buildings.items()) if n),
+    )
     return MayorView(
         tiles=tuple(tiles),
         san_juan=p.san_juan,
         extra_offered=extra,
-        layouts=len(game.legal_actions(seat)),
-        syntax=tuple(syntax),
+        layouts=len(legal),
+        examples=mayor_examples(tiles, p.san_juan, PlaceColonists(now, False) in legal),
     )
+
+
+def mayor_examples(tiles: Sequence[LayoutTile], san_juan: int, unchanged: bool) -> tuple[str, ...]:
+    """A removal and a placement written with the player's own tiles and buildings
+    (the exact layout he gets by default is shown as the deadline's outcome), and "no
+    change" when keeping the layout is allowed (``unchanged``)."""
+    out: list[str] = []
+    manned = next((t for t in tiles if t.colonists), None)
+    if manned is not None:
+        out.append(f"remove 1 from {manned.name}")
+    open_ = [t for t in tiles if t.colonists < t.circles and t is not manned]
+    if open_ and (san_juan or manned is not None):
+        spots = [f"{min(t.circles - t.colonists, 2)} on {t.name}" for t in open_[:2]]
+        out.append("place " + ", ".join(spots))
+    if unchanged:
+        out.append("mayor: no change")
+    return tuple(out)
+
+
+def published_outcome(game: Game, seat: int) -> str:
+    """What the moderator's published defaults do for ``seat``'s decision now, as the
+    deadline line says it: the default order, or the autopilot where there is none."""
+    action = default_action(game, seat)
+    if action is None:
+        return "the autopilot decides for you"
+    return format_action(action, game, seat)
+
+
+def ask_of(game: Game, seat: int) -> Ask:
+    """What the game asks of ``seat`` now, from the engine's decisions: the one place
+    that decides whose turn a mail announces."""
+    if game.over:
+        return Ask.OVER
+    if seat in game.deciding():
+        return Ask.DECIDE
+    return Ask.AHEAD if game.upcoming(seat) else Ask.WAIT
+
+
+def asked_line(ask: Ask, prompt: Prompt | None, waiting_for: Sequence[str]) -> str:
+    """The first line of a player's mail: what it asks of him."""
+    if ask is Ask.OVER:
+        return "The game is over"
+    what = "" if prompt is None else prompt.text
+    if ask is Ask.DECIDE:
+        return f"Your turn: {what}"
+    if ask is Ask.AHEAD:
+        return f"Your turn is coming: {what} (you may order now)"
+    if waiting_for:
+        return f"Waiting for {and_list(waiting_for)}: {what}"
+    return f"Nothing to do now: {what}"
 
 
 def seat_view(
@@ -401,47 +590,54 @@ def seat_view(
     *,
     deadline: datetime | None = None,
     time_zone: str = "UTC",
-    queued: Sequence[QueuedOrder] = (),
+    kept: Sequence[QueuedOrder] = (),
+    at_deadline: str | None = None,
 ) -> SeatView:
-    """``seat``'s own part: his decision now (orders in order syntax, or for the mayor
-    the layout and the syntax), the default, the deadline in ``time_zone``."""
+    """``seat``'s own part now. Whose turn it is comes from the engine's decisions
+    (``Game.decisions``) and ``Game.upcoming``, here and nowhere else. ``at_deadline``:
+    what is applied if no order comes by the deadline (default: the published
+    default)."""
     names = names_of(game)
-    decision = decision_of(game, seat)
+    ask = ask_of(game, seat)
+    kind = game.kind()
     orders: tuple[str, ...] = ()
     mayor_part: MayorView | None = None
-    default: str | None = None
-    what: str | None = None
-    if decision is not None:
-        what = KIND_NAMES[decision.kind]
-        if decision.kind is DecisionKind.MAYOR:
-            mayor_part = _mayor_view(game, seat)
-        else:
-            orders = tuple(legal_orders(game, seat))
-        action = default_action(game, seat)
-        if action is not None:
-            default = format_action(action, game, seat)
+    if kind is DecisionKind.MAYOR and ask is Ask.DECIDE:
+        mayor_part = _mayor_view(game, seat)
+    elif ask is Ask.DECIDE or ask is Ask.AHEAD:
+        orders = _orders(game, seat, game.upcoming(seat))
     when: str | None = None
-    if deadline is not None and decision is not None:
-        when, time_zone = format_deadline(deadline, time_zone)
-    kept = tuple(
-        f"{printable(q.text)} (for {q.key.describe()})" for q in queued if q.key.seat == seat
-    )
-    ahead: tuple[str, ...] = ()
-    if decision is None:
-        ahead = tuple(format_action(a, game, seat) for a in game.upcoming(seat))
+    outcome: str | None = None
+    if ask is Ask.DECIDE:
+        outcome = at_deadline if at_deadline is not None else published_outcome(game, seat)
+        if deadline is not None:
+            when, time_zone = format_deadline(deadline, time_zone)
+    waiting = tuple(names[i] for i in game.deciding() if i != seat)
     return SeatView(
         seat=seat,
         name=names[seat],
-        ahead=ahead,
-        decision=what,
+        ask=ask,
+        asked=asked_line(ask, PROMPTS.get(kind) if kind is not None else None, waiting),
         orders=orders,
         mayor=mayor_part,
-        default=default,
+        at_deadline=outcome,
         deadline=when,
         time_zone=time_zone,
-        waiting_for=tuple(names[i] for i in game.deciding() if i != seat),
-        queued=kept,
+        waiting_for=waiting,
+        kept=tuple(
+            f"{printable(q.text)} (for {q.key.describe()})" for q in kept if q.key.seat == seat
+        ),
     )
+
+
+def _orders(game: Game, seat: int, actions: Sequence[Action]) -> tuple[str, ...]:
+    """The actions as orders, each text once (several actions may read alike)."""
+    out: list[str] = []
+    for action in actions:
+        text = format_action(action, game, seat)
+        if text not in out:
+            out.append(text)
+    return tuple(out)
 
 
 # -- events, scores ------------------------------------------------------------------
@@ -473,6 +669,7 @@ class ScoresView:
     rows: tuple[ScoreRow, ...]  # best first
     winners: tuple[str, ...]
     end_reason: str | None
+    verdict: str  # "Anna wins with 53 VP." / "Anna and Bob share the victory with 50 VP."
 
 
 def scores_view(game: Game) -> ScoresView:
@@ -498,16 +695,22 @@ def scores_view(game: Game) -> ScoresView:
                 sc.seat in winners,
             )
         )
-    return ScoresView(tuple(rows), tuple(names[w] for w in winners), game.state.end_reason)
+    won = tuple(names[w] for w in winners)
+    best = rows[0].total if rows else 0
+    if len(won) == 1:
+        verdict = f"{won[0]} wins with {best} VP."
+    else:
+        verdict = f"{and_list(won)} share the victory with {best} VP."
+    return ScoresView(tuple(rows), won, game.state.end_reason, verdict)
 
 
-# -- orders received: acknowledgement and errors -------------------------------------
+# -- a player's orders: what was done, kept, not understood --------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class AckLine:
-    """An order understood: the line, and what it was taken to mean (applied now) or
-    which decision it is kept for."""
+class OrderLine:
+    """An order taken: the player's words and what they were understood as (applied
+    now), or the decision they are kept for."""
 
     line_no: int
     text: str
@@ -527,10 +730,16 @@ class ErrorLine:
 
 
 @dataclass(frozen=True, slots=True)
-class ReportView:
-    applied: tuple[AckLine, ...]
-    queued: tuple[AckLine, ...]
+class ReplyView:
+    """ "Your orders: done …, kept …, not understood …" — what a player's mail came to."""
+
+    done: tuple[OrderLine, ...]
+    kept: tuple[OrderLine, ...]
     errors: tuple[ErrorLine, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.done or self.kept or self.errors)
 
 
 def error_line(err: OrderError) -> ErrorLine:
@@ -549,83 +758,80 @@ def error_line(err: OrderError) -> ErrorLine:
     )
 
 
-def report_view(report: Report | Sequence[OrderError]) -> ReportView:
+def reply_view(report: Report | Sequence[OrderError]) -> ReplyView:
     """What a mail's orders came to (see orders.check.check_mail)."""
     if not isinstance(report, Report):
-        return ReportView((), (), tuple(error_line(e) for e in report))
-    applied = tuple(
-        AckLine(a.line_no, printable(a.text), a.meaning)
+        return ReplyView((), (), tuple(error_line(e) for e in report))
+    done = tuple(
+        OrderLine(a.line_no, printable(a.text), a.meaning)
         for a in report.accepted
         if a.action is not None
     )
-    queued = tuple(
-        AckLine(a.line_no, printable(a.text), a.key.describe())
+    kept = tuple(
+        OrderLine(a.line_no, printable(a.text), a.key.describe())
         for a in report.accepted
         if a.action is None and a.key is not None
     )
-    return ReportView(applied, queued, tuple(error_line(e) for e in report.errors))
+    return ReplyView(done, kept, tuple(error_line(e) for e in report.errors))
 
 
 # -- the mails -----------------------------------------------------------------------
 
 
-def subject(tag: str, game: Game | None, what: str) -> str:
-    """E.g. "[PR-12] Round 4 · Captain · your turn"."""
-    parts = [f"[{printable(tag)}]"]
-    if game is not None:
-        s = game.state
-        if game.over:
-            parts.append("Game over ·")
-        else:
-            parts.append(f"Round {s.round} · {PHASE_LABELS[s.phase]} ·")
-    parts.append(what)
-    return " ".join(parts)
+def subject(tag: str, game: Game | None) -> str:
+    """ "[PR-12] round 4": the same for every mail of a round, so that clients which
+    thread by subject as well as by References (Gmail) keep a round together; what a
+    mail asks is its first line."""
+    if game is None:
+        return f"[{printable(tag)}]"
+    return f"[{printable(tag)}] round {game.state.round}"
+
+
+def first_line(seat: SeatView, reply: ReplyView | None = None) -> str:
+    """A player's mail's first line (clients show it as the preview): what is asked of
+    him, and whether any of his lines was not understood."""
+    line = seat.asked
+    if reply is not None and reply.errors:
+        n = len(reply.errors)
+        line += f" ({plural(n, 'line')} not understood)"
+    return line
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateMail:
+    """A player's mail after a change, or the answer to his mail: his orders (a reply),
+    what was done for him (``notes``), what is asked of him now, what happened since his
+    last mail, and the board (None: nothing changed). ``copied_from``: the address the
+    orders came from, when this is the copy for the seat's own address."""
+
+    kind: ClassVar[str] = "update"
+    subject: str
+    headline: str
+    tag: str
+    seat: SeatView
+    reply: ReplyView | None
+    notes: tuple[str, ...]
+    events: tuple[str, ...]
+    board: BoardView | None
+    copied_from: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class BoardMail:
-    """The board after a change, to every seat (``seat`` None: an observer)."""
+    """The board for an observer (``moderator game show``)."""
 
     kind: ClassVar[str] = "board"
     subject: str
     tag: str
     board: BoardView
     events: tuple[str, ...]
-    seat: SeatView | None
-
-
-@dataclass(frozen=True, slots=True)
-class YourTurnMail:
-    kind: ClassVar[str] = "your_turn"
-    subject: str
-    tag: str
-    board: BoardView
-    events: tuple[str, ...]
-    seat: SeatView
-
-
-@dataclass(frozen=True, slots=True)
-class AckMail:
-    kind: ClassVar[str] = "ack"
-    subject: str
-    tag: str
-    report: ReportView
-    seat: SeatView
-
-
-@dataclass(frozen=True, slots=True)
-class ErrorMail:
-    kind: ClassVar[str] = "error"
-    subject: str
-    tag: str
-    report: ReportView
-    seat: SeatView
 
 
 @dataclass(frozen=True, slots=True)
 class GameStartMail:
     kind: ClassVar[str] = "game_start"
     subject: str
+    headline: str
     tag: str
     password: str
     reply_to: str | None
@@ -637,19 +843,26 @@ class GameStartMail:
 
 @dataclass(frozen=True, slots=True)
 class GameEndMail:
+    """The final scores, with the reader's last orders and news when he has any."""
+
     kind: ClassVar[str] = "game_end"
     subject: str
+    headline: str
     tag: str
     scores: ScoresView
     board: BoardView
     events: tuple[str, ...]
     name: str | None  # the recipient, None: an observer
+    seat: int | None
+    reply: ReplyView | None = None
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class ReminderMail:
     kind: ClassVar[str] = "reminder"
     subject: str
+    headline: str
     tag: str
     left: str  # e.g. "about 6 hours"
     seat: SeatView
@@ -659,6 +872,7 @@ class ReminderMail:
 class UndoMail:
     kind: ClassVar[str] = "undo"
     subject: str
+    headline: str
     tag: str
     reason: str
     by: str
@@ -671,32 +885,83 @@ class UndoMail:
 class UnknownSenderMail:
     kind: ClassVar[str] = "unknown_sender"
     subject: str
+    headline: str
     moderator: str  # the address to write to
+    games: tuple[str, ...]  # tags of the active games the sender's address has a seat in
+
+
+class Refusal(enum.Enum):
+    """Why a mail to a game was not accepted as a seat's orders."""
+
+    NO_CREDENTIALS = "neither a signed reply address nor a password"
+    BAD_PASSWORD = "a password that is not this seat's"
+    OLD_ADDRESS = "a reply address that is no longer valid"
+
+
+@dataclass(frozen=True, slots=True)
+class RefusedMail:
+    """A mail to a game that was not accepted. ``signed``: this mail carries the
+    seat's signed reply address (it went to the seat's registered address), so a
+    plain reply gets in."""
+
+    kind: ClassVar[str] = "refused"
+    subject: str
+    headline: str
+    tag: str
+    reason: str
+    had_password: bool
+    signed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeMail:
+    """A short notice from the moderator: the game is paused, an announcement; with the
+    reader's part and the board when the game goes on (``seat``/``board`` None: not)."""
+
+    kind: ClassVar[str] = "notice"
+    subject: str
+    headline: str
+    tag: str
+    paragraphs: tuple[str, ...]
+    seat: SeatView | None = None
+    board: BoardView | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryMail:
+    """The answer to "history": the game so far, one line per event."""
+
+    kind: ClassVar[str] = "history"
+    subject: str
+    headline: str
+    tag: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceMail:
+    """An answer made of a preformatted text (the guide to the orders, for "help")."""
+
+    kind: ClassVar[str] = "service"
+    subject: str
+    headline: str
+    tag: str
+    text: str
 
 
 MailView = (
-    BoardMail
-    | YourTurnMail
-    | AckMail
-    | ErrorMail
+    UpdateMail
+    | BoardMail
     | GameStartMail
     | GameEndMail
     | ReminderMail
     | UndoMail
     | UnknownSenderMail
+    | RefusedMail
+    | NoticeMail
+    | HistoryMail
+    | ServiceMail
 )
-
-
-def _seat(
-    game: Game,
-    seat: int | None,
-    deadline: datetime | None,
-    time_zone: str,
-    queued: Sequence[QueuedOrder],
-) -> SeatView | None:
-    if seat is None:
-        return None
-    return seat_view(game, seat, deadline=deadline, time_zone=time_zone, queued=queued)
 
 
 @dataclass(frozen=True, slots=True)
@@ -713,90 +978,45 @@ def public_view(game: Game, events: Sequence[Event] = ()) -> PublicView:
     return PublicView(board_view(game), events_view(events, game.names, game.ship_capacities))
 
 
-def board_mail(
-    game: Game,
-    tag: str,
-    seat: int | None,
-    events: Sequence[Event] = (),
-    *,
-    deadline: datetime | None = None,
-    time_zone: str = "UTC",
-    queued: Sequence[QueuedOrder] = (),
-    public: PublicView | None = None,
-) -> BoardMail:
-    """The board after a change, with what happened and the seat's own part (``public``:
-    the board and events already built for another seat's mail of the same change)."""
-    shared = public or public_view(game, events)
-    return BoardMail(
-        subject=subject(tag, game, "board"),
-        tag=printable(tag),
-        board=shared.board,
-        events=shared.events,
-        seat=_seat(game, seat, deadline, time_zone, queued),
-    )
-
-
-def your_turn_mail(
+def update_mail(
     game: Game,
     tag: str,
     seat: int,
-    events: Sequence[Event] = (),
     *,
+    board: BoardView | None,
+    events: Sequence[str] = (),
+    reply: Report | ReplyView | None = None,
+    notes: Sequence[str] = (),
     deadline: datetime | None = None,
     time_zone: str = "UTC",
-    queued: Sequence[QueuedOrder] = (),
-    public: PublicView | None = None,
-) -> YourTurnMail:
-    """``seat`` must decide: the board, the exact orders possible, default, deadline."""
-    shared = public or public_view(game, events)
-    return YourTurnMail(
-        subject=subject(tag, game, "your turn"),
+    kept: Sequence[QueuedOrder] = (),
+    at_deadline: str | None = None,
+    copied_from: str | None = None,
+) -> UpdateMail:
+    """``seat``'s mail now (call it after applying): ``reply`` when it answers his mail,
+    ``events`` what happened since his last mail (sentences, see public_view),
+    ``board`` the board when it changed (None: a short answer without it)."""
+    view = seat_view(
+        game, seat, deadline=deadline, time_zone=time_zone, kept=kept, at_deadline=at_deadline
+    )
+    answer = reply if reply is None or isinstance(reply, ReplyView) else reply_view(reply)
+    return UpdateMail(
+        subject=subject(tag, game),
+        headline=first_line(view, answer),
         tag=printable(tag),
-        board=shared.board,
-        events=shared.events,
-        seat=seat_view(game, seat, deadline=deadline, time_zone=time_zone, queued=queued),
+        seat=view,
+        reply=answer,
+        notes=tuple(notes),
+        events=tuple(events),
+        board=board,
+        copied_from=None if copied_from is None else printable(copied_from),
     )
 
 
-def ack_mail(
-    game: Game,
-    tag: str,
-    seat: int,
-    report: Report,
-    *,
-    deadline: datetime | None = None,
-    time_zone: str = "UTC",
-    queued: Sequence[QueuedOrder] = (),
-) -> AckMail:
-    """The reply to a mail of orders: each line understood and what it became (applied
-    or kept), any rejected line, then the seat's part in the game as it is now (call
-    it after applying the orders)."""
-    return AckMail(
-        subject=subject(tag, game, "orders received"),
-        tag=printable(tag),
-        report=report_view(report),
-        seat=seat_view(game, seat, deadline=deadline, time_zone=time_zone, queued=queued),
-    )
-
-
-def error_mail(
-    game: Game,
-    tag: str,
-    seat: int,
-    report: Report | Sequence[OrderError],
-    *,
-    deadline: datetime | None = None,
-    time_zone: str = "UTC",
-    queued: Sequence[QueuedOrder] = (),
-) -> ErrorMail:
-    """The reply when orders were rejected: each line quoted with a caret, the reason,
-    and what may be ordered now."""
-    return ErrorMail(
-        subject=subject(tag, game, "order not accepted"),
-        tag=printable(tag),
-        report=report_view(report),
-        seat=seat_view(game, seat, deadline=deadline, time_zone=time_zone, queued=queued),
-    )
+def board_mail(game: Game, tag: str, events: Sequence[Event] = ()) -> BoardMail:
+    """The board for an observer, with what happened."""
+    shared = public_view(game, events)
+    return BoardMail(subject(tag, game), printable(tag), shared.board, shared.events)
 
 
 def game_start_mail(
@@ -808,17 +1028,20 @@ def game_start_mail(
     reply_to: str | None = None,
     deadline: datetime | None = None,
     time_zone: str = "UTC",
+    at_deadline: str | None = None,
 ) -> GameStartMail:
     """The first mail to a seat: the players, his password, how to order and reply."""
+    view = seat_view(game, seat, deadline=deadline, time_zone=time_zone, at_deadline=at_deadline)
     return GameStartMail(
-        subject=subject(tag, game, "the game begins"),
+        subject=subject(tag, game),
+        headline=f"{printable(tag)} begins. {first_line(view)}",
         tag=printable(tag),
         password=printable(password),
         reply_to=printable(reply_to) if reply_to is not None else None,
         players=names_of(game),
         variant=game.state.variant,
         board=board_view(game),
-        seat=seat_view(game, seat, deadline=deadline, time_zone=time_zone),
+        seat=view,
     )
 
 
@@ -826,19 +1049,26 @@ def game_end_mail(
     game: Game,
     tag: str,
     seat: int | None,
-    events: Sequence[Event] = (),
+    events: Sequence[str] = (),
     *,
-    public: PublicView | None = None,
+    board: BoardView | None = None,
+    reply: Report | ReplyView | None = None,
+    notes: Sequence[str] = (),
 ) -> GameEndMail:
     """The final scores with the breakdown, and the final board."""
-    shared = public or public_view(game, events)
+    scores = scores_view(game)
+    answer = reply if reply is None or isinstance(reply, ReplyView) else reply_view(reply)
     return GameEndMail(
-        subject=subject(tag, game, "final scores"),
+        subject=subject(tag, game),
+        headline=f"Game over: {scores.verdict}",
         tag=printable(tag),
-        scores=scores_view(game),
-        board=shared.board,
-        events=shared.events,
+        scores=scores,
+        board=board or board_view(game),
+        events=tuple(events),
         name=names_of(game)[seat] if seat is not None else None,
+        seat=seat,
+        reply=answer,
+        notes=tuple(notes),
     )
 
 
@@ -850,10 +1080,10 @@ def time_left(now: datetime, deadline: datetime) -> str:
     hours = left.total_seconds() / 3600
     if hours < 1:
         minutes = max(1, round(left.total_seconds() / 60))
-        return f"about {_plural(minutes, 'minute')}"
+        return f"about {plural(minutes, 'minute')}"
     if hours < 48:
-        return f"about {_plural(round(hours), 'hour')}"
-    return f"about {_plural(round(hours / 24), 'day')}"
+        return f"about {plural(round(hours), 'hour')}"
+    return f"about {plural(round(hours / 24), 'day')}"
 
 
 def reminder_mail(
@@ -864,14 +1094,20 @@ def reminder_mail(
     now: datetime,
     deadline: datetime,
     time_zone: str = "UTC",
-    queued: Sequence[QueuedOrder] = (),
+    kept: Sequence[QueuedOrder] = (),
+    at_deadline: str | None = None,
 ) -> ReminderMail:
     """The deadline is near and ``seat`` has not decided."""
+    view = seat_view(
+        game, seat, deadline=deadline, time_zone=time_zone, kept=kept, at_deadline=at_deadline
+    )
+    left = time_left(now, deadline)
     return ReminderMail(
-        subject=subject(tag, game, "reminder: your turn"),
+        subject=subject(tag, game),
+        headline=f"Reminder, {left} left. {first_line(view)}",
         tag=printable(tag),
-        left=time_left(now, deadline),
-        seat=seat_view(game, seat, deadline=deadline, time_zone=time_zone, queued=queued),
+        left=left,
+        seat=view,
     )
 
 
@@ -885,76 +1121,161 @@ def undo_mail(
     undone: Sequence[Event] = (),
     deadline: datetime | None = None,
     time_zone: str = "UTC",
+    at_deadline: str | None = None,
 ) -> UndoMail:
     """A moderator took moves back: the reason, what was undone, the board now. Call it
     with the game after the undo; ``undone`` are the events of the moves taken back."""
+    view = (
+        None
+        if seat is None
+        else seat_view(game, seat, deadline=deadline, time_zone=time_zone, at_deadline=at_deadline)
+    )
     return UndoMail(
-        subject=subject(tag, game, "moves taken back"),
+        subject=subject(tag, game),
+        headline="Moves taken back." + ("" if view is None else f" {first_line(view)}"),
         tag=printable(tag),
         reason=printable(reason),
         by=printable(by),
         undone=events_view(undone, game.names, game.ship_capacities),
         board=board_view(game),
-        seat=_seat(game, seat, deadline, time_zone, ()),
+        seat=view,
     )
 
 
-def unknown_sender_mail(moderator: str) -> UnknownSenderMail:
-    """One short explanation to a sender who is in no game (at most one a day)."""
+def unknown_sender_mail(moderator: str, games: Sequence[str] = ()) -> UnknownSenderMail:
+    """One short explanation to a sender whose mail names no game (at most one a day);
+    ``games``: the games his address plays in, if any."""
     return UnknownSenderMail(
         subject="Puerto Rico moderator: your mail was not read",
+        headline="Your mail was not read: it named no game.",
         moderator=printable(moderator),
+        games=tuple(printable(g) for g in games),
     )
+
+
+def refused_mail(
+    game: Game | None, tag: str, refusal: Refusal, *, had_password: bool, signed: bool
+) -> RefusedMail:
+    """The answer to a mail that did not prove its seat: what was missing, and how to
+    get in (a plain reply, when ``signed``)."""
+    how = "reply to this mail" if signed else "add your password"
+    return RefusedMail(
+        subject=subject(tag, game),
+        headline=f"Your mail to {printable(tag)} was not accepted: {how}.",
+        tag=printable(tag),
+        reason=refusal.value,
+        had_password=had_password,
+        signed=signed,
+    )
+
+
+def notice_mail(
+    game: Game | None,
+    tag: str,
+    title: str,
+    paragraphs: Sequence[str],
+    *,
+    seat: int | None = None,
+    deadline: datetime | None = None,
+    time_zone: str = "UTC",
+    at_deadline: str | None = None,
+    with_board: bool = False,
+) -> NoticeMail:
+    """A notice (``title`` is its first line), with the reader's part and the board
+    when ``seat`` is given and ``with_board``."""
+    view = (
+        None
+        if seat is None or game is None
+        else seat_view(game, seat, deadline=deadline, time_zone=time_zone, at_deadline=at_deadline)
+    )
+    return NoticeMail(
+        subject=subject(tag, game),
+        headline=printable(title) + ("" if view is None else f" {first_line(view)}"),
+        tag=printable(tag),
+        paragraphs=tuple(printable(p) for p in paragraphs),
+        seat=view,
+        board=board_view(game) if with_board and game is not None else None,
+    )
+
+
+def history_mail(game: Game | None, tag: str, lines: Sequence[str]) -> HistoryMail:
+    return HistoryMail(
+        subject=subject(tag, game),
+        headline=f"The game so far ({plural(len(lines), 'event')}).",
+        tag=printable(tag),
+        lines=tuple(printable(line) for line in lines),
+    )
+
+
+def service_mail(game: Game | None, tag: str, headline: str, text: str) -> ServiceMail:
+    return ServiceMail(subject(tag, game), headline, printable(tag), text)
 
 
 __all__ = [
     "PHASE_LABELS",
-    "AckLine",
-    "AckMail",
+    "PROMPTS",
+    "Ask",
     "BoardMail",
     "BoardView",
     "BuildingView",
     "ErrorLine",
-    "ErrorMail",
+    "Fact",
     "GameEndMail",
     "GameStartMail",
     "GoodCount",
+    "HistoryMail",
     "LayoutTile",
     "MailView",
     "MayorView",
+    "NoticeMail",
+    "OrderLine",
     "PlayerView",
+    "Prompt",
     "PublicView",
+    "Refusal",
+    "RefusedMail",
     "ReminderMail",
-    "ReportView",
+    "ReplyView",
     "RoleView",
     "ScoreRow",
     "ScoresView",
     "SeatView",
+    "ServiceMail",
     "ShipView",
     "SupplyBuilding",
     "TileView",
     "UndoMail",
     "UnknownSenderMail",
-    "YourTurnMail",
-    "ack_mail",
+    "UpdateMail",
+    "and_list",
+    "ask_of",
+    "asked_line",
     "board_mail",
     "board_view",
     "error_line",
-    "error_mail",
     "events_view",
+    "first_line",
     "format_deadline",
     "game_end_mail",
     "game_start_mail",
     "goods_text",
+    "history_mail",
+    "mayor_examples",
+    "notice_mail",
+    "plural",
     "printable",
     "public_view",
+    "published_outcome",
+    "refused_mail",
     "reminder_mail",
-    "report_view",
+    "reply_view",
     "scores_view",
     "seat_view",
+    "service_mail",
     "ship_label",
     "subject",
     "time_left",
     "undo_mail",
     "unknown_sender_mail",
+    "update_mail",
 ]

@@ -273,13 +273,12 @@ class Admin:
                 self.moderator._set_deadline(row)
             else:
                 row.deadline_at = row.reminder_at = None
-            title = "Game resumed" if status is m.GameStatus.ACTIVE else "Game paused"
-            text = f"{title} by the moderator." + (f" Reason: {reason}" if reason else "")
-            self.moderator.mailer.announce(session, row, title, text)
-            if status is m.GameStatus.ACTIVE:
-                # Everyone gets the board again, with the new deadline.
-                game = self.moderator.load(session, row)
-                self.moderator.mailer.boards(session, row, game, ())
+            resumed = status is m.GameStatus.ACTIVE
+            title = f"{row.tag} is {'resumed' if resumed else 'paused'} by the moderator."
+            text = f"Reason: {reason}" if reason else ""
+            # Resumed: everyone gets the board again, with the new deadline, in that mail.
+            game = self.moderator.load(session, row)
+            self.moderator.mailer.announce(session, row, game, title, text, with_board=resumed)
             self._audit(session, row.id, f"game {status.value}", {"from": before.value}, reason)
         return True
 

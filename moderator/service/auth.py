@@ -63,10 +63,13 @@ def forged_reply_address(address: str, moderator: str) -> bool:
     return bool(plus) and base == own_local and domain == own_domain and bool(_TOKEN.match(token))
 
 
-_SUBJECT_TAG = re.compile(r"\[(PR-\d{1,9})\]", re.IGNORECASE)
+# "[PR-12]", and as players write it by hand: "PR-12", "pr12", "PR 12" (not inside a
+# longer word or number).
+_SUBJECT_TAG = re.compile(r"(?<![\w-])PR[-_ ]?(\d{1,9})(?![\w-])", re.IGNORECASE)
 
 
 def subject_tag(subject: str) -> str | None:
-    """The game tag in a subject such as "Re: [PR-12] Round 4 · Captain"."""
+    """The game tag in a subject such as "Re: [PR-12] round 4" or "PR-1 my settler
+    choice", as "PR-12"."""
     m = _SUBJECT_TAG.search(subject)
-    return m[1].upper() if m else None
+    return f"PR-{int(m[1])}" if m else None

@@ -2,43 +2,46 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from datetime import datetime
 
 from ..config import Config
-from ..engine import Event, Game
+from ..engine import Game
 from ..orders import QueuedOrder, Report, help_text
-from ..orders.commands import HelpCmd, HistoryCmd, ServiceCommand
 from ..render import (
-    PublicView,
+    BoardView,
+    Refusal,
     Rendered,
-    ack_mail,
+    ReplyView,
     board_mail,
     build_message,
-    error_mail,
     game_end_mail,
     game_start_mail,
+    history_mail,
     make_message_id,
+    notice_mail,
+    published_outcome,
+    refused_mail,
     reminder_mail,
     render,
+    service_mail,
     undo_mail,
     unknown_sender_mail,
-    your_turn_mail,
+    update_mail,
 )
-from ..render.env import wrap
 from ..store import models as m
 
 
-def note(kind: str, subject: str, text: str) -> Rendered:
-    """A short notice with no board: the words wrapped at 72 columns, the HTML the same
-    words escaped."""
-    body = "\n".join(wrap(line) if line.strip() else "" for line in text.splitlines())
-    markup = (
-        '<!DOCTYPE html><html><body><pre style="font-family: monospace">'
-        f"{html.escape(body)}</pre></body></html>"
-    )
-    return Rendered(kind, subject, body + "\n", markup)
+def deadline_outcome(game_row: m.Game, game: Game, seat: int) -> str:
+    """What happens to ``seat``'s decision now if no order comes by the deadline, as
+    every mail that asks for it says: the one place that words it (the clock's
+    Moderator._timeout does what this says)."""
+    policy = game_row.deadline_action
+    if policy is m.DeadlineAction.WAIT:
+        return "nothing: the game waits for you (you get a reminder)"
+    if policy is m.DeadlineAction.AUTOPILOT:
+        return "the autopilot decides for you"
+    return published_outcome(game, seat)
 
 
 class Composer:
@@ -75,56 +78,51 @@ class Composer:
 
     # -- the game's mails ---------------------------------------------------------------
 
-    def board(
+    def update(
         self,
         game_row: m.Game,
         game: Game,
         seat: m.Seat,
-        events: Sequence[Event],
-        queued: Sequence[QueuedOrder],
-        public: PublicView | None = None,
+        *,
+        board: BoardView | None,
+        events: Sequence[str] = (),
+        reply: Report | ReplyView | None = None,
+        notes: Sequence[str] = (),
+        kept: Sequence[QueuedOrder] = (),
+        copied_from: str | None = None,
     ) -> Rendered:
-        """After a change: the final scores, the turn mail for whoever may order now
-        (also ahead of his turn in the trader and captain phases), else the board.
-        ``public``: the board and events of this change, when built already."""
+        """A seat's mail after a change or in answer to his mail (the final scores once
+        the game is over). ``board``: the board of this change, built once for every
+        seat (None: unchanged, a short mail)."""
         idx = seat.seat_index
         if game.over:
-            return render(game_end_mail(game, game_row.tag, idx, events, public=public))
-        build = your_turn_mail if game.upcoming(idx) else board_mail
+            return render(
+                game_end_mail(
+                    game, game_row.tag, idx, events, board=board, reply=reply, notes=notes
+                )
+            )
         return render(
-            build(
+            update_mail(
                 game,
                 game_row.tag,
                 idx,
-                events,
+                board=board,
+                events=events,
+                reply=reply,
+                notes=notes,
                 deadline=game_row.deadline_at,
                 time_zone=seat.timezone,
-                queued=queued,
-                public=public,
+                kept=kept,
+                at_deadline=self._outcome(game_row, game, idx),
+                copied_from=copied_from,
             )
         )
 
-    def ack(
-        self,
-        game_row: m.Game,
-        game: Game,
-        seat: m.Seat,
-        report: Report,
-        queued: Sequence[QueuedOrder],
-    ) -> Rendered:
-        """What was understood, applied and kept — or every rejected line and why."""
-        build = error_mail if report.errors else ack_mail
-        return render(
-            build(
-                game,
-                game_row.tag,
-                seat.seat_index,
-                report,
-                deadline=game_row.deadline_at,
-                time_zone=seat.timezone,
-                queued=queued,
-            )
-        )
+    @staticmethod
+    def _outcome(game_row: m.Game, game: Game, seat: int) -> str | None:
+        if seat not in game.deciding():
+            return None
+        return deadline_outcome(game_row, game, seat)
 
     def reminder(
         self,
@@ -132,7 +130,7 @@ class Composer:
         game: Game,
         seat: m.Seat,
         now: datetime,
-        queued: Sequence[QueuedOrder],
+        kept: Sequence[QueuedOrder],
     ) -> Rendered:
         assert game_row.deadline_at is not None
         return render(
@@ -143,7 +141,8 @@ class Composer:
                 now=now,
                 deadline=game_row.deadline_at,
                 time_zone=seat.timezone,
-                queued=queued,
+                kept=kept,
+                at_deadline=self._outcome(game_row, game, seat.seat_index),
             )
         )
 
@@ -159,6 +158,7 @@ class Composer:
                 reply_to=reply_to,
                 deadline=game_row.deadline_at,
                 time_zone=seat.timezone,
+                at_deadline=self._outcome(game_row, game, seat.seat_index),
             )
         )
 
@@ -172,60 +172,66 @@ class Composer:
                 by=by,
                 deadline=game_row.deadline_at,
                 time_zone=seat.timezone,
+                at_deadline=self._outcome(game_row, game, seat.seat_index),
             )
         )
 
-    def unknown_sender(self) -> Rendered:
-        return render(unknown_sender_mail(self.config.moderator.address))
-
     def board_text(self, game_row: m.Game, game: Game) -> str:
         """The public board as plain text (for `moderator game show`)."""
-        return render(board_mail(game, game_row.tag, None)).text
+        return render(board_mail(game, game_row.tag)).text
 
-    # -- notices ---------------------------------------------------------------------------
+    # -- answers and notices -------------------------------------------------------------
 
-    def service(
-        self, game_row: m.Game, commands: Sequence[ServiceCommand], history: list[str]
-    ) -> Rendered | None:
-        """The answer to help and history; board, status, orders and resend are answered
-        with the board or turn mail itself."""
-        parts: list[str] = []
-        for c in commands:
-            if isinstance(c, HelpCmd):
-                parts.append(help_text(c.topic))
-            elif isinstance(c, HistoryCmd):
-                # Round headings at the margin, what happened indented under them.
-                lines = (wrap(h, indent="  ", subsequent="      ") for h in history)
-                parts.append("The game so far:\n\n" + "\n".join(lines))
-        if not parts:
-            return None
-        return note("service", f"[{game_row.tag}] as you asked", "\n\n".join(parts))
+    def unknown_sender(self, games: Sequence[str] = ()) -> Rendered:
+        return render(unknown_sender_mail(self.config.moderator.address, games))
 
-    def copy_notice(self, game_row: m.Game, sender: str, mail: Rendered) -> Rendered:
-        text = (
-            f"Orders for your seat arrived from {sender}, not from your address on "
-            f"record, and were accepted (the sender knew your password). If this was "
-            f"not you, tell the moderator. This is a copy of the reply.\n\n{mail.text}"
+    def refused(
+        self,
+        game_row: m.Game,
+        game: Game | None,
+        refusal: Refusal,
+        *,
+        had_password: bool,
+        signed: bool,
+    ) -> Rendered:
+        return render(
+            refused_mail(game, game_row.tag, refusal, had_password=had_password, signed=signed)
         )
-        return note("copy", f"[{game_row.tag}] orders from another address", text)
 
-    def notice(self, game_row: m.Game, text: str) -> Rendered:
-        return note("notice", f"[{game_row.tag}] notice", text)
-
-    def auth_failed(self, game_row: m.Game, had_password: bool) -> Rendered:
-        why = (
-            "the password was wrong"
-            if had_password
-            else "it was neither a reply to one of the moderator's mails to your seat "
-            "nor did it carry your seat's password"
+    def notice(
+        self,
+        game_row: m.Game,
+        game: Game | None,
+        title: str,
+        paragraphs: Sequence[str],
+        *,
+        seat: m.Seat | None = None,
+        with_board: bool = False,
+    ) -> Rendered:
+        """A notice; ``with_board``: with the seat's part and the board (the game goes
+        on)."""
+        playing = with_board and seat is not None and game is not None and not game.over
+        idx = seat.seat_index if playing and seat is not None else None
+        return render(
+            notice_mail(
+                game,
+                game_row.tag,
+                title,
+                paragraphs,
+                seat=idx,
+                deadline=game_row.deadline_at,
+                time_zone="UTC" if seat is None else seat.timezone,
+                at_deadline=None
+                if idx is None or game is None
+                else self._outcome(game_row, game, idx),
+                with_board=with_board,
+            )
         )
-        text = (
-            f"Your mail about game {game_row.tag} was not accepted: {why}.\n\n"
-            "Reply to the moderator's latest mail to you, or add a line\n"
-            "    password <your password>\n"
-            "to your orders."
-        )
-        return note("auth_failed", f"[{game_row.tag}] orders not accepted", text)
 
-    def announcement(self, game_row: m.Game, title: str, text: str) -> Rendered:
-        return note("announcement", f"[{game_row.tag}] {title}", text)
+    def history(self, game_row: m.Game, game: Game | None, lines: Sequence[str]) -> Rendered:
+        return render(history_mail(game, game_row.tag, lines))
+
+    def help(self, game_row: m.Game, game: Game | None, topic: str | None) -> Rendered:
+        """The guide to the orders (the orders package's content)."""
+        head = f"The guide to the orders{f' on {topic!r}' if topic else ''}."
+        return render(service_mail(game, game_row.tag, head, help_text(topic)))

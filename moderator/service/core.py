@@ -19,15 +19,16 @@ from ..config import Config
 from ..engine import Action, Event, Game, action_from, action_to
 from ..engine.defaults import default_action
 from ..mail.envelope import Envelope, is_own_mail, parse_envelope
-from ..orders import Report, check_mail, take_queued
+from ..orders import Report, check_mail, format_action, take_queued
 from ..orders.commands import HistoryCmd
 from ..orders.parser import password as password_line
 from ..orders.queue import DecisionKey
+from ..render import Refusal
 from ..store import models as m
 from ..store.queries import lock_game, record_inbound
 from .auth import forged_reply_address, read_reply_address, subject_tag
 from .kept import Kept, kept_orders
-from .mails import Mailer
+from .mails import Answer, Mailer, asked
 from .operator import notify_operator
 
 log = logging.getLogger("moderator.service")
@@ -40,6 +41,12 @@ class Applied:
     events: list[Event] = field(default_factory=list)
     # seat, action, who decided, and the order text that produced it (if any)
     actions: list[tuple[int, Action, m.ActorKind, str | None]] = field(default_factory=list)
+    # Each action as an order, worded in the position it was applied in (for the mails:
+    # "the default was applied: ship 3 corn on the 5-ship").
+    echoes: list[str] = field(default_factory=list)
+    # How many of the first actions are the orders of the mail being answered; the rest
+    # were done for the players (kept orders, forced moves, defaults).
+    from_mail: int = 0
 
     @property
     def changed(self) -> bool:
@@ -144,8 +151,29 @@ class Moderator:
         if tag is None:
             tag = subject_tag(env.subject)
         if tag is None:
-            return None
+            # A new mail without a tag from a player of exactly one game is for that
+            # game (where it still has to prove its seat, and is told how if it can't).
+            games = self._games_of(session, env.from_address)
+            return games[0][0] if len(games) == 1 else None
         return session.scalar(_GAME_BY_TAG, {"tag": tag})
+
+    @staticmethod
+    def _games_of(session: Session, address: str | None) -> list[tuple[int, str]]:
+        """The active games in which ``address`` holds a seat: (id, tag)."""
+        if not address:
+            return []
+        rows = session.execute(
+            select(m.Game.id, m.Game.tag)
+            .join(m.Seat, m.Seat.game_id == m.Game.id)
+            .where(
+                m.Seat.address == address.lower(),
+                m.Seat.active.is_(True),
+                m.Game.status == m.GameStatus.ACTIVE,
+            )
+            .distinct()
+            .order_by(m.Game.id)
+        )
+        return [(game_id, tag) for game_id, tag in rows]
 
     # -- processing ----------------------------------------------------------------
 
@@ -314,7 +342,8 @@ class Moderator:
             message.error = "no game"
             # A reply address of ours that does not verify names no game we can trust.
             self._forged(env, message, None)
-            self.mailer.unknown_sender(session, env, message)
+            games = [tag for _, tag in self._games_of(session, env.from_address)]
+            self.mailer.unknown_sender(session, env, message, games)
             return
         seat = self._authenticate(session, game_row, env, message)
         if seat is None:
@@ -337,13 +366,19 @@ class Moderator:
             self.mailer.notice(
                 session,
                 game_row,
+                game,
                 seat,
                 env,
                 message,
-                f"The game {game_row.tag} is {game_row.status.value}; your orders were not "
-                "applied.",
+                f"{game_row.tag} is {game_row.status.value}: your mail changed nothing.",
+                [
+                    "The game is finished; thank you for playing."
+                    if game_row.status is m.GameStatus.FINISHED
+                    else "Orders are read again when the moderator resumes the game."
+                ],
             )
             return
+        before = asked(game, game_row)
         report = check_mail(env.text, game, seat.seat_index)
         applied = Applied()
         for accepted in report.accepted:
@@ -356,20 +391,31 @@ class Moderator:
                     applied,
                     accepted.text,
                 )
+        applied.from_mail = len(applied.actions)
         self._store_queue(session, game_row, report, message)
         message.applied = len(applied.actions)
         message.outcome = outcome_of(report, message.applied)
         kept = self._advance(session, game_row, game, applied)
         self._commit_game(session, game_row, game, applied, message)
-        self.mailer.reply(session, game_row, game, seat, env, message, report, kept)
+        answer = Answer(seat, env, message, report, report.services)
+        # A mail of nothing but "help" or "history" gets only that answer.
+        only_services = report.services and not answer.wants_board
+        only_services = only_services and not (report.accepted or report.errors)
+        self.mailer.after_run(
+            session,
+            game_row,
+            game,
+            applied,
+            before,
+            answer=None if only_services else answer,
+            kept=kept,
+        )
         if report.services:
             wants_history = any(isinstance(c, HistoryCmd) for c in report.services)
             history = self.history(session, game_row) if wants_history else []
             self.mailer.services(
                 session, game_row, game, seat, env, message, report.services, history
             )
-        if applied.changed:
-            self.mailer.boards(session, game_row, game, applied.events, kept)
 
     # -- authentication ------------------------------------------------------------
 
@@ -379,14 +425,16 @@ class Moderator:
         """A signed reply address proves the seat; otherwise the seat's password must be
         in the mail. A From address alone never moves a seat."""
         seats = {s.seat_index: s for s in game_row.active_seats()}
+        outdated = False  # a signed address of this game, of an earlier key generation
         for address in env.recipients:
             token = read_reply_address(address, self.config.moderator.address, self.config.secret)
             if token is not None and token.tag == game_row.tag:
                 seat = seats.get(token.seat)
                 if seat is not None and seat.mac_key_id == token.key_id:
                     return seat
+                outdated = True
         self._forged(env, message, game_row.tag)
-        sender = env.from_address or ""
+        sender = (env.from_address or "").lower()
         secret = password_line(env.text)
         limits = self.config.limits
         hour_ago = self.clock() - timedelta(hours=1)
@@ -425,7 +473,20 @@ class Moderator:
             )
         )
         session.flush()
-        self.mailer.auth_failed(session, game_row, env, message, bool(secret))
+        if secret:
+            refusal = Refusal.BAD_PASSWORD
+        else:
+            refusal = Refusal.OLD_ADDRESS if outdated else Refusal.NO_CREDENTIALS
+        self.mailer.refused(
+            session,
+            game_row,
+            self.load(session, game_row),
+            env,
+            message,
+            refusal,
+            had_password=bool(secret),
+            seat=guessed,
+        )
         return None
 
     def _forged(self, env: Envelope, message: m.InboundMessage, tag: str | None) -> None:
@@ -486,8 +547,10 @@ class Moderator:
         applied: Applied,
         text: str | None = None,
     ) -> None:
+        echo = format_action(action, game, seat)
         applied.events.extend(game.apply(seat, action))
         applied.actions.append((seat, action, actor, text))
+        applied.echoes.append(echo)
 
     def _store_queue(
         self, session: Session, game_row: m.Game, report: Report, message: m.InboundMessage
@@ -664,6 +727,7 @@ class Moderator:
             game_row.deadline_at = None
             return
         applied = Applied()
+        before = asked(game, game_row)
         # Everyone who was due: all the seats of a simultaneous step, or the one in turn.
         for seat in game.deciding():
             if seat not in game.deciding():
@@ -682,10 +746,9 @@ class Moderator:
                 f"seat {seat + 1} ({who}) missed a deadline; the {actor.value} decided for it",
                 game_id=game_row.id,
             )
-        self._advance(session, game_row, game, applied)
+        kept = self._advance(session, game_row, game, applied)
         self._commit_game(session, game_row, game, applied, None)
-        if applied.changed:
-            self.mailer.boards(session, game_row, game, applied.events)
+        self.mailer.after_run(session, game_row, game, applied, before, kept=kept)
 
 
 def outcome_of(report: Report, applied: int) -> m.Outcome:

@@ -1,35 +1,170 @@
-"""Outgoing mail: what each player is told after a change, written to the outbox."""
+"""Outgoing mail: what each player is told after a change, written to the outbox.
+
+One mail per change per player: the answer to a player's orders is also his new board;
+every other seat gets a mail only when the change is news to it (its preference: every
+change, or its own turns and a summary at the end of each round). What a seat was not
+mailed about is kept on its row and told in its next mail.
+"""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import json
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from ..config import Config
-from ..engine import Event, Game
+from ..engine import Game, PlaceColonists, Store
+from ..engine.events import RoundEnded
+from ..engine.state import Phase
 from ..mail.envelope import Envelope
-from ..orders import Report
-from ..orders.commands import BoardCmd, OrdersCmd, ResendCmd, ServiceCommand, StatusCmd
-from ..render import Rendered, public_view
+from ..orders import QueuedOrder, Report
+from ..orders.commands import (
+    BoardCmd,
+    HelpCmd,
+    HistoryCmd,
+    OrdersCmd,
+    ResendCmd,
+    ServiceCommand,
+    StatusCmd,
+)
+from ..render import Ask, PublicView, Refusal, Rendered, public_view
+from ..render.views import ask_of, printable
 from ..store import models as m
 from .auth import reply_address
 from .compose import Composer
 from .kept import Kept, kept_for, kept_orders
 
+if TYPE_CHECKING:
+    from .core import Applied
+
 log = logging.getLogger("moderator.mail")
 
 # Mails that answer a player's message (RFC 3834 "auto-replied"): capped per sender,
 # and sent with a null return path.
-REPLY_KINDS = ("ack", "error", "service", "notice", "auth_failed", "unknown_sender", "copy")
+REPLY_KINDS = (
+    "ack",
+    "error",
+    "service",
+    "history",
+    "notice",
+    "refused",
+    "unknown_sender",
+    "copy",
+)
 # The per-sender cap guards against mail loops and abuse, which yield rejected mail:
-# the acknowledgement of an accepted order is bounded by the game itself.
+# the answer to accepted orders is bounded by the game itself.
 CAPPED_KINDS = tuple(k for k in REPLY_KINDS if k != "ack")
 # A plain INSERT (see table_of), built once: every mail of every order goes through it.
 _INSERT_OUTBOX = insert(m.table_of(m.OutboxMessage))
+# Decisions that several seats take at once, each unaware of the others' choice.
+_SIMULTANEOUS = (Phase.MAYOR, Phase.STORE)
+_BOARD_COMMANDS = (BoardCmd, StatusCmd, OrdersCmd, ResendCmd)
+
+Asked = dict[int, tuple[Ask, int, int]]
+"""What each seat was asked before a run: the ask, and the round and pick it was in."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The player's mail a run answers: as which seat, from where, and what it came to."""
+
+    seat: m.Seat
+    env: Envelope
+    message: m.InboundMessage
+    report: Report
+    services: Sequence[ServiceCommand] = ()
+
+    @property
+    def wants_board(self) -> bool:
+        return any(isinstance(c, _BOARD_COMMANDS) for c in self.services)
+
+
+@dataclass(slots=True)
+class Unmailed:
+    """What happened since a seat's last mail, told in its next one."""
+
+    events: list[str]
+    notes: list[str]
+
+    @classmethod
+    def of(cls, seat: m.Seat) -> Unmailed:
+        if not seat.unmailed:
+            return cls([], [])
+        try:
+            data = json.loads(seat.unmailed)
+            return cls([str(e) for e in data["events"]], [str(n) for n in data["notes"]])
+        except (ValueError, KeyError, TypeError):
+            log.warning("seat %s: unreadable unmailed news dropped", seat.id)
+            return cls([], [])
+
+    def keep(self, seat: m.Seat) -> None:
+        seat.unmailed = (
+            json.dumps({"events": self.events, "notes": self.notes}, ensure_ascii=False)
+            if self.events or self.notes
+            else None
+        )
+
+
+def asked(game: Game, game_row: m.Game) -> Asked:
+    """What the game asks of the seats that want only their own turns (call before
+    applying a run's actions; the others are mailed every change)."""
+    s = game.state
+    return {
+        seat.seat_index: (ask_of(game, seat.seat_index), s.round, s.picks)
+        for seat in game_row.active_seats()
+        if seat.mail_preference is m.MailPreference.TURNS
+    }
+
+
+def _news_for(before: Asked, game: Game, seat: int, acted: set[int]) -> bool:
+    """Whether ``seat`` is asked something new: its turn came, or it may now order
+    ahead (trader, captain), or it acted and is asked again."""
+    s = game.state
+    now = ask_of(game, seat)
+    if now is not Ask.DECIDE and now is not Ask.AHEAD:
+        return False
+    return seat in acted or before.get(seat) != (now, s.round, s.picks)
+
+
+def _hidden(game: Game, applied: Applied) -> bool:
+    """A run that only recorded choices of a step several seats take at once (the mayor's
+    colonists, the storage), which stays open: news to nobody else until it ends."""
+    if game.state.phase not in _SIMULTANEOUS:
+        return False
+    return all(isinstance(action, PlaceColonists | Store) for _, action, _, _ in applied.actions)
+
+
+def notes_of(applied: Applied) -> dict[int, list[str]]:
+    """What was done for each seat in a run without its order in the mail answered, one
+    line per kind: kept orders applied, moves forced, defaults and the autopilot."""
+    grouped: dict[int, dict[str, list[str]]] = {}
+    for i, (seat, _, actor, text) in enumerate(applied.actions):
+        echo = applied.echoes[i] if i < len(applied.echoes) else ""
+        if actor is m.ActorKind.FORCED:
+            head = "Your only choice was made for you"
+        elif actor is m.ActorKind.DEFAULT:
+            head = "No order came by the deadline, so the default was applied"
+        elif actor is m.ActorKind.AUTOPILOT:
+            head = "No order came by the deadline, so the autopilot played"
+        elif actor is m.ActorKind.PLAYER and i >= applied.from_mail:
+            head = "Your kept order was applied"
+            echo = f"“{printable(text or '')}” as {echo}"
+        else:
+            continue
+        grouped.setdefault(seat, {}).setdefault(head, []).append(echo)
+    return {
+        seat: [f"{head}: {'; '.join(items)}." for head, items in heads.items()]
+        for seat, heads in grouped.items()
+    }
 
 
 class Mailer:
@@ -99,11 +234,16 @@ class Mailer:
 
     def thread_root(self, game_row: m.Game | None) -> str | None:
         """A fixed Message-ID per game that every mail of the game refers to, so mail
-        clients show one thread per game (RFC 5322 §3.6.4)."""
+        clients show one thread per game (RFC 5322 §3.6.4). Keyed with the secret: it
+        names nothing internal (the seed would tell the plantations to come)."""
         if game_row is None:
             return None
         domain = self.config.moderator.address.partition("@")[2] or "localhost"
-        return f"<{game_row.tag.lower()}.{game_row.seed}@{domain}>"
+        digest = hmac.new(
+            self.config.secret, f"thread:{game_row.tag.lower()}".encode(), hashlib.sha256
+        ).digest()
+        token = base64.b32encode(digest[:10]).decode("ascii").lower()
+        return f"<{game_row.tag.lower()}.{token}@{domain}>"
 
     def _replies_lately(
         self, session: Session, to: str, hours: int, kinds: tuple[str, ...] = CAPPED_KINDS
@@ -125,8 +265,6 @@ class Mailer:
             log.warning("reply cap reached for %s; reply dropped", to)
             return False
         return True
-
-    # -- mails --------------------------------------------------------------------------
 
     def _to_seat(self, session: Session, game_row: m.Game, seat: m.Seat, mail: Rendered) -> None:
         """A mail to a seat's own address, with the seat's signed reply address."""
@@ -159,64 +297,134 @@ class Mailer:
         )
         self._queue(session, row)
 
-    def reply(
+    # -- after a change, or in answer to a player's mail -----------------------------
+
+    def after_run(
+        self,
+        session: Session,
+        game_row: m.Game,
+        game: Game,
+        applied: Applied,
+        before: Asked,
+        *,
+        answer: Answer | None = None,
+        kept: Kept | None = None,
+    ) -> None:
+        """The mails of one run (a player's mail, or the clock at a deadline): the answer
+        to the sender, with his new board; and to each other seat the news, if the run
+        is news to it, else the news kept for its next mail."""
+        if kept is None:
+            kept = kept_orders(session, game_row.id)
+        changed = applied.changed
+        public = public_view(game, applied.events) if changed else None
+        notes = notes_of(applied)
+        acted = {seat for seat, _, _, _ in applied.actions}
+        hidden = changed and _hidden(game, applied)
+        round_ended = any(isinstance(e, RoundEnded) for e in applied.events)
+        rows: list[dict[str, object]] = []
+        for seat in game_row.active_seats():
+            idx = seat.seat_index
+            news = Unmailed.of(seat)
+            if public is not None:
+                news.events.extend(public.events)
+            news.notes.extend(notes.get(idx, ()))
+            own = [q for _, q in kept if q.key.seat == idx]
+            if answer is not None and answer.seat.seat_index == idx:
+                if self._reply(session, game_row, game, seat, answer, news, public, own):
+                    news = Unmailed([], [])
+            elif changed and (
+                game.over
+                or (
+                    not hidden
+                    if seat.mail_preference is m.MailPreference.EVERY
+                    else round_ended or _news_for(before, game, idx, acted)
+                )
+            ):
+                board = public.board if public is not None else None
+                mail = self.composer.update(
+                    game_row,
+                    game,
+                    seat,
+                    board=board,
+                    events=news.events,
+                    notes=news.notes,
+                    kept=own,
+                )
+                rows.append(self._seat_row(game_row, seat, mail))
+                news = Unmailed([], [])
+            news.keep(seat)
+        if rows:
+            self._queue(session, rows)
+
+    def _reply(
         self,
         session: Session,
         game_row: m.Game,
         game: Game,
         seat: m.Seat,
-        env: Envelope,
-        message: m.InboundMessage,
-        report: Report,
-        kept: Kept | None = None,
-    ) -> None:
-        """The acknowledgement or the error report, to the sender; copied to the seat's
-        own address when the order came from elsewhere. ``kept``: the game's kept orders,
-        when the caller has them already."""
-        if not report.accepted and not report.errors:
-            return
-        if kept is None:
-            kept = kept_orders(session, game_row.id)
-        queued = [q for _, q in kept if q.key.seat == seat.seat_index]
-        mail = self.composer.ack(game_row, game, seat, report, queued)
-        sender = env.from_address or seat.address
-        reply_to = self._reply_to(game_row, seat)
-        if mail.kind == "ack" or self._may_reply(session, sender):
-            self._answer(session, game_row, mail, sender, env, message, reply_to)
-        if sender != seat.address and report.accepted:
-            copy = self.composer.copy_notice(game_row, sender, mail)
-            row = self._row(
-                copy, seat.address, game_row=game_row, reply_to=reply_to, message=message
-            )
-            self._queue(session, row)
+        answer: Answer,
+        news: Unmailed,
+        public: PublicView | None,
+        kept: Sequence[QueuedOrder],
+    ) -> bool:
+        """The answer to the sender's mail, which is also his news; True if sent. A copy
+        goes to the seat's own address when accepted orders came from elsewhere."""
+        report = answer.report
+        board = None
+        if public is not None or news.events or answer.wants_board:
+            board = (public if public is not None else public_view(game)).board
 
-    def boards(
-        self,
-        session: Session,
-        game_row: m.Game,
-        game: Game,
-        events: Sequence[Event],
-        kept: Kept | None = None,
-    ) -> None:
-        """Every player gets the new board; those who must (or may already) order get
-        their turn mail, with the orders possible, the default and the deadline."""
-        if kept is None:
-            kept = kept_orders(session, game_row.id)
-        public = public_view(game, events)  # the same for every seat: built once
-        rows = []
-        for seat in game_row.active_seats():
-            queued = [q for _, q in kept if q.key.seat == seat.seat_index]
-            mail = self.composer.board(game_row, game, seat, events, queued, public)
-            rows.append(self._seat_row(game_row, seat, mail))
-        if rows:
-            self._queue(session, rows)
+        def mail(copied_from: str | None = None) -> Rendered:
+            return self.composer.update(
+                game_row,
+                game,
+                seat,
+                board=board,
+                events=news.events,
+                reply=report,
+                notes=news.notes,
+                kept=kept,
+                copied_from=copied_from,
+            )
+
+        kind = "ack" if report.accepted else "error"
+        sender = answer.env.from_address or seat.address
+        reply_to = self._reply_to(game_row, seat)
+        sent = False
+        if kind == "ack" or self._may_reply(session, sender):
+            self._answer(
+                session,
+                game_row,
+                replace(mail(), kind=kind),
+                sender,
+                answer.env,
+                answer.message,
+                reply_to,
+            )
+            sent = True
+        if sender != seat.address and report.accepted:
+            copy = mail(copied_from=sender)
+            self._queue(
+                session,
+                self._row(
+                    replace(copy, kind="copy"),
+                    seat.address,
+                    game_row=game_row,
+                    reply_to=reply_to,
+                    message=answer.message,
+                ),
+            )
+            sent = True
+        return sent
+
+    # -- the clock, the operator, and answers that are not orders ----------------------
 
     def reminders(self, session: Session, game_row: m.Game, game: Game, now: datetime) -> None:
         deciding = set(game.deciding())
         for seat in game_row.active_seats():
             if seat.seat_index in deciding:
-                queued = kept_for(session, game_row.id, seat.seat_index)
-                mail = self.composer.reminder(game_row, game, seat, now, queued)
+                kept = kept_for(session, game_row.id, seat.seat_index)
+                mail = self.composer.reminder(game_row, game, seat, now, kept)
                 self._to_seat(session, game_row, seat, mail)
 
     def services(
@@ -230,57 +438,80 @@ class Mailer:
         commands: Sequence[ServiceCommand],
         history: list[str],
     ) -> None:
-        """help and history get a notice; board, status, orders and resend the board or
-        turn mail as it would be sent now."""
+        """help and history get their own answer (board, status, orders and resend are
+        answered by the reply to the orders, see Answer.wants_board)."""
         sender = env.from_address or seat.address
-        if not self._may_reply(session, sender):
-            return
         reply_to = self._reply_to(game_row, seat)
-        answer = self.composer.service(game_row, commands, history)
-        if answer is not None:
-            self._answer(session, game_row, answer, sender, env, message, reply_to)
-        if any(isinstance(c, BoardCmd | StatusCmd | OrdersCmd | ResendCmd) for c in commands):
-            queued = kept_for(session, game_row.id, seat.seat_index)
-            board = self.composer.board(game_row, game, seat, (), queued)
-            self._answer(session, game_row, board, sender, env, message, reply_to)
+        for command in commands:
+            if isinstance(command, HelpCmd):
+                mail = self.composer.help(game_row, game, command.topic)
+            elif isinstance(command, HistoryCmd):
+                mail = self.composer.history(game_row, game, history)
+            else:
+                continue
+            if not self._may_reply(session, sender):
+                return
+            self._answer(session, game_row, mail, sender, env, message, reply_to)
 
     def notice(
         self,
         session: Session,
         game_row: m.Game,
+        game: Game | None,
         seat: m.Seat,
         env: Envelope,
         message: m.InboundMessage,
-        text: str,
+        title: str,
+        paragraphs: Sequence[str],
     ) -> None:
+        """A short answer that is not about orders (the game is paused, finished)."""
         sender = env.from_address or seat.address
         if self._may_reply(session, sender):
-            mail = self.composer.notice(game_row, text)
+            mail = self.composer.notice(game_row, game, title, paragraphs)
             self._answer(
                 session, game_row, mail, sender, env, message, self._reply_to(game_row, seat)
             )
 
-    def auth_failed(
+    def refused(
         self,
         session: Session,
         game_row: m.Game,
+        game: Game | None,
         env: Envelope,
         message: m.InboundMessage,
+        refusal: Refusal,
+        *,
         had_password: bool,
+        seat: m.Seat | None,
     ) -> None:
-        sender = env.from_address or ""
-        if not sender or self._replies_lately(session, sender, 24, ("auth_failed",)) >= 3:
+        """The answer to a mail that did not prove its seat. When it came from a seat's
+        address on record (``seat``), the answer goes to that address with the seat's
+        signed reply address, so replying to it gets in; a forged From only sends the
+        answer to the true owner. Otherwise it goes to the sender, unsigned."""
+        to = seat.address if seat is not None else env.from_address or ""
+        if not to or self._replies_lately(session, to, 24, ("refused",)) >= 3:
             return
-        mail = self.composer.auth_failed(game_row, had_password)
-        self._answer(session, game_row, mail, sender, env, message, None)
+        mail = self.composer.refused(
+            game_row, game, refusal, had_password=had_password, signed=seat is not None
+        )
+        reply_to = None if seat is None else self._reply_to(game_row, seat)
+        self._answer(session, game_row, mail, to, env, message, reply_to)
 
-    def unknown_sender(self, session: Session, env: Envelope, message: m.InboundMessage) -> None:
-        """At most one short explanation a day to an address the moderator doesn't know."""
+    def unknown_sender(
+        self,
+        session: Session,
+        env: Envelope,
+        message: m.InboundMessage,
+        games: Sequence[str] = (),
+    ) -> None:
+        """At most one short explanation a day to a sender whose mail names no game
+        (``games``: the active games his address has a seat in)."""
         sender = env.from_address or ""
         per_day = self.config.limits.unknown_sender_replies_per_day
         if not sender or self._replies_lately(session, sender, 24, ("unknown_sender",)) >= per_day:
             return
-        self._answer(session, None, self.composer.unknown_sender(), sender, env, message, None)
+        mail = self.composer.unknown_sender(games)
+        self._answer(session, None, mail, sender, env, message, None)
 
     def game_start(
         self, session: Session, game_row: m.Game, game: Game, passwords: dict[int, str]
@@ -292,16 +523,32 @@ class Mailer:
                 mail = self.composer.game_start(
                     game_row, game, seat, passwords[seat.seat_index], reply_to
                 )
+                seat.unmailed = None
                 self._to_seat(session, game_row, seat, mail)
 
     def undo(self, session: Session, game_row: m.Game, game: Game, reason: str, by: str) -> None:
+        """Every seat: the moves taken back and the board now (what it was not yet told
+        may be undone: dropped)."""
         for seat in game_row.active_seats():
+            seat.unmailed = None
             self._to_seat(
                 session, game_row, seat, self.composer.undo(game_row, game, seat, reason, by)
             )
 
-    def announce(self, session: Session, game_row: m.Game, title: str, text: str) -> None:
+    def announce(
+        self,
+        session: Session,
+        game_row: m.Game,
+        game: Game | None,
+        title: str,
+        text: str,
+        *,
+        with_board: bool = False,
+    ) -> None:
+        """A notice to every seat; ``with_board``: with his part and the board (the game
+        resumes)."""
         for seat in game_row.active_seats():
-            self._to_seat(
-                session, game_row, seat, self.composer.announcement(game_row, title, text)
+            mail = self.composer.notice(
+                game_row, game, title, [text] if text else [], seat=seat, with_board=with_board
             )
+            self._to_seat(session, game_row, seat, mail)

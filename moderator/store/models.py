@@ -124,6 +124,13 @@ class DeadlineAction(enum.StrEnum):
     WAIT = "wait"  # remind only; never decide for the player
 
 
+class MailPreference(enum.StrEnum):
+    """How much mail a seat wants (the player chooses it with an order)."""
+
+    EVERY = "every"  # a mail for every change of the game
+    TURNS = "turns"  # his own turns, and a summary at the end of each round
+
+
 class MessageSource(enum.StrEnum):
     IMAP = "imap"
     MAILDIR = "maildir"
@@ -285,6 +292,14 @@ class Seat(Base):
     # Generation of the seat's signed reply address; the MAC covers it, so
     # bumping it (on replacement or a reset) invalidates every older address.
     mac_key_id: Mapped[int] = mapped_column(Integer, default=0)
+    mail_preference: Mapped[MailPreference] = mapped_column(
+        _enum(MailPreference, "mail_preference"),
+        default=MailPreference.EVERY,
+        server_default=MailPreference.EVERY.value,
+    )
+    # What happened since the seat's last mail and is still to be told in its next one,
+    # as JSON {"events": [...], "notes": [...]} (None: nothing).
+    unmailed: Mapped[str | None] = mapped_column(Text)
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     replaced_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -624,6 +639,7 @@ __all__ = [
     "GameVariant",
     "InboundMessage",
     "Lease",
+    "MailPreference",
     "MailboxState",
     "MessageSource",
     "MessageStatus",

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from moderator.bots import HeuristicBot
 from moderator.config import load_config
-from moderator.demo import ASKING
+from moderator.demo import asks_for_orders
 from moderator.engine import Game, action_from
 from moderator.orders import format_action
 from moderator.service.admin import Admin, NewPlayer
@@ -134,8 +134,7 @@ class ImapBot:
                 self.last_id = str(msg["Message-ID"])
             if self.in_flight is not None and str(msg["In-Reply-To"] or "") == self.in_flight:
                 self.in_flight = None
-            subject = str(msg["Subject"] or "")
-            self.asked = self.asked or subject.endswith(ASKING)
+            self.asked = self.asked or asks_for_orders(msg)
         self.last_uid = max(uids)
         return count
 

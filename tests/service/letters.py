@@ -56,6 +56,12 @@ def text_of(msg: EmailMessage) -> str:
     return content
 
 
+def first_line(msg: EmailMessage) -> str:
+    """What a mail asks of its reader: its first line, which clients show as the
+    preview."""
+    return text_of(msg).partition("\n")[0].rstrip("\r")
+
+
 def latest_reply_to(factory: sessionmaker[Session], address: str) -> str:
     """The signed Reply-To of the newest mail to ``address``."""
     for msg in reversed(outbox(factory)):
