@@ -209,7 +209,11 @@ def sample_mails() -> dict[str, MailView]:
         deadline=DEADLINE,
         with_board=True,
     )
-    mails["history"] = history_mail(game, TAG, events_view(events, game.names))
+    log = [
+        f"Round {game.state.round}",
+        *(f"  {e}" for e in events_view(events, game.names, game.ship_capacities)),
+    ]
+    mails["history"] = history_mail(game, TAG, log)
     mails["service"] = service_mail(game, TAG, "The guide to the orders.", help_text("ship"))
     return mails
 

@@ -56,7 +56,8 @@ def test_every_mail_type_has_a_sample() -> None:
     samples = sample_mails()
     assert set(samples) == set(KINDS)
     templates = {p.name.split(".")[0] for p in template_root().glob("*.j2")}
-    assert {view.kind for view in samples.values()} == templates - {"_macros"}
+    # The operator's notification (templates/operator.*) is not a player's mail.
+    assert {view.kind for view in samples.values()} == templates - {"_macros", "operator"}
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -258,7 +259,7 @@ def evil_mails() -> list[MailView]:
     public = public_view(game, events)
     seat = 1
     report = check_mail('<img src=x onerror=alert(1)> & "quoted"\nship', game, seat)
-    lines = events_view(events, names)
+    lines = events_view(events, names, game.ship_capacities)
     return [
         board_mail(game, TAG, events),
         update_mail(game, TAG, seat, board=public.board, events=public.events),
@@ -270,7 +271,7 @@ def evil_mails() -> list[MailView]:
         unknown_sender_mail(EVIL, [EVIL]),
         refused_mail(game, EVIL, Refusal.NO_CREDENTIALS, had_password=False, signed=True),
         notice_mail(game, TAG, EVIL, [EVIL], seat=seat, with_board=True),
-        history_mail(game, TAG, [EVIL]),
+        history_mail(game, TAG, [EVIL, f"  {EVIL}"]),
     ]
 
 

@@ -644,7 +644,7 @@ def _orders(game: Game, seat: int, actions: Sequence[Action]) -> tuple[str, ...]
 
 
 def events_view(
-    events: Sequence[Event], names: Sequence[str], ships: Sequence[int] = ()
+    events: Sequence[Event], names: Sequence[str], ships: Sequence[int]
 ) -> tuple[str, ...]:
     """The events as English sentences."""
     shown = [printable(n) for n in names]
@@ -928,14 +928,22 @@ class NoticeMail:
 
 
 @dataclass(frozen=True, slots=True)
+class Section:
+    """A heading and the lines under it (a round of the game's history)."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class HistoryMail:
-    """The answer to "history": the game so far, one line per event."""
+    """The answer to "history": the game so far, round by round, one line per event."""
 
     kind: ClassVar[str] = "history"
     subject: str
     headline: str
     tag: str
-    lines: tuple[str, ...]
+    sections: tuple[Section, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -1199,11 +1207,20 @@ def notice_mail(
 
 
 def history_mail(game: Game | None, tag: str, lines: Sequence[str]) -> HistoryMail:
+    """The game's log (``Moderator.history``: a heading for each round at the margin,
+    what happened in it indented under it) as sections."""
+    sections: list[tuple[str, list[str]]] = []
+    for line in lines:
+        if line.startswith(" ") and sections:
+            sections[-1][1].append(printable(line.strip()))
+        elif line.strip():
+            sections.append((printable(line.strip()), []))
+    events = sum(len(items) for _, items in sections)
     return HistoryMail(
         subject=subject(tag, game),
-        headline=f"The game so far ({plural(len(lines), 'event')}).",
+        headline=f"The game so far: {plural(events, 'event')}.",
         tag=printable(tag),
-        lines=tuple(printable(line) for line in lines),
+        sections=tuple(Section(title, tuple(items)) for title, items in sections),
     )
 
 
@@ -1240,6 +1257,7 @@ __all__ = [
     "ScoreRow",
     "ScoresView",
     "SeatView",
+    "Section",
     "ServiceMail",
     "ShipView",
     "SupplyBuilding",
