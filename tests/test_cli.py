@@ -751,8 +751,10 @@ def test_game_new_says_the_mails_go_out_when_the_daemon_runs(cli: Cli) -> None:
 def test_the_undo_mail_names_the_moderator_not_the_login(cli: Cli, game: str) -> None:
     cli("ingest", "--process", stdin=anna(cli, "role mayor"))
     assert cli("game", "undo", game, "--reason", "Anna mistyped").code == 0
-    told = [mail for mail in cli.outbox() if "moves taken back" in str(mail["Subject"])]
-    assert told and all("the moderator took moves back" in text_of(m) for m in told)
+    told = [mail for mail in cli.outbox() if text_of(mail).startswith("Moves taken back.")]
+    assert told and all(
+        "the moderator took moves back" in " ".join(text_of(m).split()) for m in told
+    )
     assert not any("tester" in text_of(m) for m in told)
 
 

@@ -89,7 +89,7 @@ def test_a_processing_failure_is_mailed_to_the_operator_at_most_once_an_hour(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the renderer fell over")
 
-    monkeypatch.setattr(table.moderator.mailer, "reply", broken)
+    monkeypatch.setattr(table.moderator.mailer, "after_run", broken)
     anna = latest_reply_to(table.factory, "anna@example.test")
     send(table, letter("anna@example.test", anna, "role settler"))
     (row,) = inbound(table)
