@@ -11,8 +11,8 @@ from pathlib import Path
 
 from .config import Config, ConfigError
 from .mail import imap, smtp
-from .store.db import normalise_url, sqlite_file
-from .store.migrate import DatabaseNotReady, head_revision, open_database, shown
+from .store.db import normalise_url, shown, sqlite_file
+from .store.migrate import DatabaseNotReady, head_revision, open_database
 
 # A server that does not answer within this long fails the check (the daemon itself
 # waits longer, and retries).

@@ -22,7 +22,7 @@ from .engine import StateError
 from .service.admin import Admin, AdminError, NewPlayer, received_mail, retry_mail, stuck_mail
 from .service.core import Moderator
 from .store import migrate
-from .store.db import make_session_factory
+from .store.db import make_session_factory, shown
 from .store.migrate import DatabaseNotReady, open_database
 from .store.models import GameStatus, MessageSource, MessageStatus, OutboxStatus
 
@@ -332,11 +332,11 @@ def _db(args: argparse.Namespace) -> int:
     try:
         if args.db_command == "upgrade":
             migrate.upgrade(url)
-            print(f"database {migrate.shown(url)} at {migrate.current_revision(url)} (head)")
+            print(f"database {shown(url)} at {migrate.current_revision(url)} (head)")
         else:
             migrate.downgrade(url, args.revision)
             revision = migrate.current_revision(url) or "base (empty)"
-            print(f"database {migrate.shown(url)} at {revision}")
+            print(f"database {shown(url)} at {revision}")
     except CommandError as exc:
         raise CliError(str(exc).splitlines()[0]) from None
     return EXIT_OK

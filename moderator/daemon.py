@@ -10,29 +10,36 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .archive.publish import Publisher
 from .config import Config
-from .mail.imap import ImapConfig, ImapPoller, MailboxPosition
+from .mail.imap import ImapConfig, ImapPoller, MailboxPosition, backoff_delay
 from .mail.maildir import MaildirInbox, MaildirSink
 from .mail.smtp import SendResult, SendStatus, SmtpConfig, SmtpSender, next_try
 from .service.core import Moderator
 from .service.mails import REPLY_KINDS
 from .service.operator import notify_operator, queue_digest
 from .store import models as m
-from .store.db import make_session_factory
-from .store.migrate import open_database, shown
-from .store.queries import DueMail, release_lease, take_due_outbox, take_lease
+from .store.db import describe_db_error, is_outage, make_session_factory, shown
+from .store.migrate import open_database
+from .store.queries import (
+    DueMail,
+    due_outbox,
+    release_lease,
+    requeue_interrupted,
+    take_lease,
+    take_mail,
+)
 
 log = logging.getLogger("moderator.daemon")
 T = TypeVar("T")
@@ -48,7 +55,13 @@ HEARTBEAT = 10.0
 # A mail deferred this many times (30 s, 1, 2 and 4 minutes of trying) is reported to
 # the operator, once: a server that stays unreachable needs a person.
 STUCK_AFTER = 4
-INTERRUPTED = "interrupted while being handed to the server: it may or may not have gone out"
+# Waiting out an outage: the first retry after about this many seconds, doubling up to
+# the cap (with jitter, so that several daemons do not come back in lockstep).
+RETRY_FIRST = 0.25
+RETRY_CAP = 15.0
+# Exit status when a task failed for a reason other than an outage (EX_SOFTWARE): the
+# service manager restarts the daemon rather than leave it half alive.
+EXIT_TASK_FAILED = 70
 
 
 class Transport(Protocol):
@@ -64,6 +77,42 @@ class Counters:
     sent: int = 0
     failed: int = 0
     retried: int = 0
+    resent: int = 0  # mails left `sending` by an interrupted run, sent again at the start
+
+
+class Outage:
+    """One thing that can fail and come back (the database for one task, the SMTP server):
+    the failure is logged once with its context, the repeats only at debug level, and the
+    recovery once with how long it took."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.attempt = 0
+        self.since = 0.0
+
+    @property
+    def down(self) -> bool:
+        return self.attempt > 0
+
+    def failed(self, context: str) -> float:
+        """Note a failure; the seconds to wait before the next try."""
+        self.attempt += 1
+        if self.attempt == 1:
+            self.since = time.monotonic()
+            log.error("outage %s: %s; retrying with backoff", self.what, context)
+        else:
+            log.debug("outage %s: attempt=%d %s", self.what, self.attempt, context)
+        return backoff_delay(self.attempt, RETRY_FIRST, RETRY_CAP)
+
+    def ok(self) -> None:
+        if self.attempt:
+            log.warning(
+                "recovered %s after=%.1fs attempts=%d",
+                self.what,
+                time.monotonic() - self.since,
+                self.attempt,
+            )
+            self.attempt = 0
 
 
 class DbMailboxState:
@@ -156,6 +205,20 @@ class Daemon:
         self.host = socket.gethostname()
         self.holder = f"{self.host}:{os.getpid()}:{id(self):x}"
         self.run_id: int | None = None
+        # Why the daemon stopped by itself (a task failed for a reason other than an
+        # outage); None when it was asked to stop.
+        self.failure: str | None = None
+        # The server's answers to mails handed over whose record could not be written yet
+        # (the database went away): written first when it is back.
+        self._unrecorded: dict[int, SendResult] = {}
+        # Mails whose `sending` mark may or may not have been committed when the database
+        # failed: never handed over, so pending again once the database is back. (Only
+        # failed marks: a mark in flight belongs to the connection making it.)
+        self._doubtful: set[int] = set()
+        self._interrupted_checked = False
+        self.smtp = Outage("smtp")
+        # Seconds to wait before trying the SMTP server again (None: it answers).
+        self._smtp_wait: float | None = None
 
     async def db(self, fn: Any, *args: Any) -> Any:
         def run() -> Any:
@@ -253,18 +316,17 @@ class Daemon:
                 self.poller.mark_committed(key[1], key[2])
 
     async def read_maildir(self) -> None:
+        """Record every message waiting in the maildir inbox, then take it out of the inbox
+        (a message is taken out only once its record is committed)."""
         assert self.maildir is not None
         inbox = MaildirInbox(self.maildir)
-        while not self.stopping.is_set():
-            for key, raw in await self.call(inbox.waiting):
-                await self.call(
-                    lambda r=raw: self.moderator.ingest(r, source=m.MessageSource.MAILDIR)
-                )
-                await self.call(inbox.done, key)
-                self.counters.stored += 1
-                self.work.set()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.stopping.wait(), self.poll_seconds / 5)
+        for key, raw in await self.call(inbox.waiting):
+            if self.stopping.is_set():
+                return
+            await self.call(lambda r=raw: self.moderator.ingest(r, source=m.MessageSource.MAILDIR))
+            await self.call(inbox.done, key)
+            self.counters.stored += 1
+            self.work.set()
 
     # -- processing ----------------------------------------------------------------------
 
@@ -307,21 +369,29 @@ class Daemon:
         await self._report_committed()
         return done
 
-    async def processor(self) -> None:
-        while not self.stopping.is_set():
-            self.work.clear()
-            await self.process_waiting()
-            # Woken by the poller; the timeout picks up mail recorded by `moderator ingest`.
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.work.wait(), self.poll_seconds)
+    async def process(self) -> None:
+        self.work.clear()
+        await self.process_waiting()
+
+    async def _pause(self, event: asyncio.Event, seconds: float) -> None:
+        """Until ``event`` is set, the daemon stops, or ``seconds`` have passed."""
+        if event.is_set() or self.stopping.is_set():
+            return
+        waiter = asyncio.ensure_future(event.wait())
+        stopper = asyncio.ensure_future(self.stopping.wait())
+        try:
+            await asyncio.wait({waiter, stopper}, timeout=seconds, return_when="FIRST_COMPLETED")
+        finally:
+            waiter.cancel()
+            stopper.cancel()
 
     # -- sending -------------------------------------------------------------------------
 
-    def _claim(self, session: Session) -> list[DueMail]:
-        # At most once: a mail handed to the server is never handed over again, even if
-        # we die before recording that it was accepted (they are `sending` from here on;
-        # see docs/architecture.md).
-        return take_due_outbox(session, now=m.utcnow(), limit=50)
+    # At least once, duplicates bounded (docs/architecture.md, Outgoing mail): each mail is
+    # marked `sending` in a commit of its own just before it is handed to the server, and
+    # the server's answer is recorded in the commit that marks the next one. A crash thus
+    # leaves at most one mail per connection marked without its answer; the next start
+    # sends those again with the same Message-ID (_register).
 
     def _record(self, session: Session, row_id: int, result: SendResult) -> None:
         row = session.get(m.OutboxMessage, row_id)
@@ -330,6 +400,13 @@ class Daemon:
             row.status = m.OutboxStatus.SENT
             row.sent_at = m.utcnow()
             row.last_error = None
+        elif result.unreachable:
+            # No verdict on the mail: it waits for the server (the sender backs off as a
+            # whole) without counting an attempt.
+            row.status = m.OutboxStatus.PENDING
+            row.attempts = max(0, row.attempts - 1)
+            row.next_try_at = m.utcnow()
+            row.last_error = result.reason
         elif result.temporary:
             row.status = m.OutboxStatus.PENDING
             row.next_try_at = m.utcnow() + next_try(row.attempts)
@@ -354,7 +431,7 @@ class Daemon:
 
     def _record_all(self, session: Session, results: list[tuple[int, SendResult]]) -> None:
         # The usual case, accepted, in one statement (loading each row would read its
-        # whole mail back); refusals one by one.
+        # whole mail back); the rest one by one.
         accepted = [row_id for row_id, result in results if result.accepted]
         if accepted:
             session.execute(
@@ -366,39 +443,106 @@ class Daemon:
             if not result.accepted:
                 self._record(session, row_id, result)
 
+    def _settle(
+        self, session: Session, results: list[tuple[int, SendResult]], doubtful: list[int]
+    ) -> None:
+        """Record answers not yet recorded, and put back mails whose mark was in doubt."""
+        self._record_all(session, results)
+        if doubtful:
+            session.execute(
+                update(m.OutboxMessage)
+                .where(
+                    m.OutboxMessage.id.in_(doubtful),
+                    m.OutboxMessage.status == m.OutboxStatus.SENDING,
+                )
+                .values(status=m.OutboxStatus.PENDING, next_try_at=m.utcnow())
+            )
+
+    def _take(
+        self,
+        session: Session,
+        row_id: int,
+        results: list[tuple[int, SendResult]],
+        doubtful: list[int],
+    ) -> bool:
+        self._settle(session, results, doubtful)
+        return take_mail(session, row_id)
+
+    def _due(
+        self, session: Session, results: list[tuple[int, SendResult]], doubtful: list[int]
+    ) -> list[DueMail]:
+        self._settle(session, results, doubtful)
+        return due_outbox(session, now=m.utcnow(), limit=50)
+
+    async def _in_db(self, fn: Any, *args: Any, marking: int | None = None) -> Any:
+        """``fn(session, *args, results, doubtful)`` in one commit, with the answers waiting
+        to be recorded and the marks in doubt; they are forgotten only once that commit
+        succeeded. ``marking``: a mail this commit marks `sending`, in doubt until then."""
+        results = list(self._unrecorded.items())
+        doubtful = list(self._doubtful)
+        try:
+            got = await self.db(fn, *args, results, doubtful)
+        except BaseException:
+            if marking is not None:  # committed or not: we cannot tell, and never sent it
+                self._doubtful.add(marking)
+            raise
+        for row_id, _ in results:
+            self._unrecorded.pop(row_id, None)
+        self._doubtful.difference_update(doubtful)
+        return got
+
     async def send_due(self) -> int:
-        batch: list[DueMail] = await self.db(self._claim)
+        """Send the mails due now (up to a batch of 50), over every connection side by
+        side; how many were handed over. A connection stops at the first mail the server
+        did not take for being unreachable (the sender then backs off as a whole)."""
+        batch: list[DueMail] = await self._in_db(self._due)
         if not batch:
             return 0
         started = time.perf_counter()
+        queue = list(reversed(batch))
         results: list[tuple[int, SendResult]] = []
 
-        async def send_share(transport: Transport, share: list[DueMail]) -> None:
-            for row_id, raw, to, kind in share:
+        async def connection(transport: Transport) -> None:
+            while queue and self._smtp_wait is None and not self.stopping.is_set():
+                mail = queue.pop()
+                if not await self._in_db(self._take, mail.id, marking=mail.id):
+                    continue  # another sender has it
                 # RFC 3834 §3.3: automatic responses go out with a null return path.
-                mail_from = "" if kind in REPLY_KINDS else self.config.moderator.address
+                mail_from = "" if mail.kind in REPLY_KINDS else self.config.moderator.address
                 try:
-                    result = await transport.send(raw, mail_from, to)
+                    result = await transport.send(mail.raw, mail_from, mail.to_addrs)
                 except Exception as exc:  # an unexpected transport failure: retry later
-                    log.exception("send failed outbox=%d", row_id)
+                    log.exception("send failed outbox=%d", mail.id)
                     result = SendResult(SendStatus.TEMPORARY, reason=repr(exc))
-                results.append((row_id, result))
+                self._unrecorded[mail.id] = result
+                results.append((mail.id, result))
+                self._outage_of_smtp(mail.id, result)
 
-        n = len(self.transports)
-        await asyncio.gather(
-            *(send_share(t, batch[i::n]) for i, t in enumerate(self.transports) if batch[i::n])
+        outcomes = await asyncio.gather(
+            *(connection(t) for t in self.transports), return_exceptions=True
         )
-        # One transaction for the batch: a commit per mail queued every send behind the
-        # processor on the single database thread. The rows stay SENDING until then, so
-        # a crash in between still sends nothing twice.
-        if results:
-            await self.db(self._record_all, results)
+        if self._unrecorded:
+            await self._in_db(self._settle)
+        self._log_batch(results, started)
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        return len(results)
+
+    def _outage_of_smtp(self, row_id: int, result: SendResult) -> None:
+        if result.accepted:
+            self.smtp.ok()
+        elif result.unreachable and self._smtp_wait is None:
+            self._smtp_wait = self.smtp.failed(f"outbox={row_id} {result.reason}")
+
+    def _log_batch(self, results: list[tuple[int, SendResult]], started: float) -> None:
         deferred = [(row_id, r) for row_id, r in results if r.temporary]
         for row_id, result in results:
             if result.permanent:
                 log.error("send refused outbox=%d reason=%s", row_id, result.reason)
-        if deferred:
-            # One line for the batch: a server that is down defers every mail alike.
+        if deferred and not self.smtp.down:
+            # One line for the batch: a server that is down defers every mail alike (and
+            # an unreachable one is told once, by the outage).
             log.warning(
                 "send deferred mails=%d outbox=%s reason=%s",
                 len(deferred),
@@ -409,85 +553,87 @@ class Daemon:
         self.counters.sent += accepted
         self.counters.retried += len(deferred)
         self.counters.failed += len(results) - accepted - len(deferred)
-        log.info(
-            "sent batch mails=%d accepted=%d deferred=%d refused=%d ms=%.0f",
-            len(results),
-            accepted,
-            len(deferred),
-            len(results) - accepted - len(deferred),
-            (time.perf_counter() - started) * 1000,
-        )
-        return len(batch)
+        if results:
+            log.info(
+                "sent batch mails=%d accepted=%d deferred=%d refused=%d ms=%.0f",
+                len(results),
+                accepted,
+                len(deferred),
+                len(results) - accepted - len(deferred),
+                (time.perf_counter() - started) * 1000,
+            )
 
-    async def sender(self) -> None:
-        while not self.stopping.is_set():
-            self.mail.clear()
-            while await self.send_due():
-                pass
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.mail.wait(), self.poll_seconds)
-        # Whatever was processed before the stop still goes out.
-        while await self.send_due():
-            pass
+    async def send(self) -> None:
+        self.mail.clear()
+        while not self.stopping.is_set() and self._smtp_wait is None:
+            if not await self.send_due():
+                break
+
+    async def _after_send(self) -> None:
+        if self._smtp_wait is not None:  # the server is unreachable: try again later
+            await self._pause(self.stopping, self._smtp_wait)
+            self._smtp_wait = None
+        else:
+            await self._pause(self.mail, self.poll_seconds)
 
     # -- the clock -----------------------------------------------------------------------
 
-    async def clock(self) -> None:
-        interval = self.config.deadlines.tick_seconds
-        while not self.stopping.is_set():
-            touched = await self.call(self.moderator.tick)
-            if await self.db(queue_digest, self.config, m.utcnow()):
-                touched += 1
-            if touched:
-                self.mail.set()
-                self.changed.set()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.stopping.wait(), interval)
+    async def tick(self) -> None:
+        touched = await self.call(self.moderator.tick)
+        if await self.db(queue_digest, self.config, m.utcnow()):
+            touched += 1
+        if touched:
+            self.mail.set()
+            self.changed.set()
 
     # -- this daemon among others ----------------------------------------------------------
 
     def _register(self, session: Session) -> None:
         """Record this run; a run that ended without a clean stop is reported to the
-        operator, and so is mail it left half-sent (when no other daemon is alive)."""
+        operator, and the mail it left half-sent goes out again (when no other daemon is
+        alive: the mails another one is handing over are its own)."""
         now = m.utcnow()
         alive = False
+        dead = []
         for run in session.scalars(select(m.DaemonRun).where(m.DaemonRun.stopped_at.is_(None))):
             if not self._is_dead(run, now):
                 alive = True
                 continue
             run.stopped_at = now
             run.clean = False
+            dead.append(run)
+        resent = 0 if alive else self._resend_interrupted(session)
+        for run in dead:
+            again = f"; {resent} mail(s) it was handing over are sent again" if resent else ""
             notify_operator(
                 session,
                 m.NoteKind.DAEMON_RESTARTED,
                 f"the daemon on {run.host} (pid {run.pid}, started "
                 f"{run.started_at:%Y-%m-%d %H:%M} UTC) stopped without a clean shutdown, "
                 f"last seen {run.seen_at:%H:%M:%S} UTC; a daemon started on {self.host} "
-                f"(pid {os.getpid()})",
+                f"(pid {os.getpid()}){again}",
             )
-        if not alive:
-            interrupted = session.scalars(
-                select(m.OutboxMessage).where(
-                    m.OutboxMessage.status == m.OutboxStatus.SENDING,
-                    or_(
-                        m.OutboxMessage.last_error.is_(None),
-                        m.OutboxMessage.last_error != INTERRUPTED,
-                    ),
-                )
-            ).all()
-            for mail in interrupted:
-                mail.last_error = INTERRUPTED
-                notify_operator(
-                    session,
-                    m.NoteKind.MAIL_STUCK,
-                    f"mail {mail.id} ({mail.kind}) to {mail.recipient}: {INTERRUPTED}; "
-                    f"`moderator outbox retry {mail.id}` sends it again",
-                    game_id=mail.game_id,
-                )
         row = m.DaemonRun(host=self.host, pid=os.getpid(), started_at=now, seen_at=now)
         session.add(row)
         session.flush()
         self.run_id = row.id
+
+    def _resend_interrupted(self, session: Session) -> int:
+        """Mails a previous run left `sending` (killed between handing one over and
+        recording the answer) are pending again, to be sent again with their Message-ID;
+        how many."""
+        rows = requeue_interrupted(session)
+        for row_id, message_id, recipient in rows:
+            log.warning(
+                "resending outbox=%d message_id=%s to=%s: a previous run stopped after "
+                "handing it over and before recording the answer (the same Message-ID: a "
+                "reader's client shows one mail if both arrive)",
+                row_id,
+                message_id,
+                recipient,
+            )
+        self.counters.resent += len(rows)
+        return len(rows)
 
     def _is_dead(self, run: m.DaemonRun, now: datetime) -> bool:
         if run.host == self.host:  # ask the system: a restart comes within seconds
@@ -512,15 +658,9 @@ class Daemon:
             run.clean = True
             release_lease(session, POLL_LEASE, self.holder)
 
-    async def heartbeat(self) -> None:
+    async def beat(self) -> None:
         """Tell the other daemons (and the next to start) that this one is alive."""
-        while not self.stopping.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.stopping.wait(), HEARTBEAT)
-            try:
-                await self.db(self._seen)
-            except SQLAlchemyError as exc:
-                log.warning("heartbeat failed error=%s", str(exc).splitlines()[0])
+        await self.db(self._seen)
 
     async def _lease(self) -> str | None:
         """Take or renew the mailbox lease: None when this daemon holds it, else who does
@@ -532,7 +672,7 @@ class Daemon:
                 )
             )
         except SQLAlchemyError as exc:
-            return f"nobody (the database failed: {str(exc).splitlines()[0]})"
+            return f"nobody ({describe_db_error(exc, self.config.database.url)})"
         return holder
 
     async def poll_mailbox(self, imap: ImapConfig) -> None:
@@ -552,7 +692,12 @@ class Daemon:
             told = None
             log.info("mailbox lease taken: this daemon reads %s", imap.mailbox)
             poller = self.poller = ImapPoller(
-                imap, DbMailboxState(self), self.store, self.committed, store_batch=self.store_batch
+                imap,
+                DbMailboxState(self),
+                self.store,
+                self.committed,
+                store_batch=self.store_batch,
+                tolerate=lambda exc: self.outage(exc) is not None,
             )
             task = asyncio.create_task(poller.run(), name="imap-session")
             renewed = loop.time()
@@ -573,33 +718,152 @@ class Daemon:
                 with contextlib.suppress(Exception):
                     await task
                 self.poller = None
+            failed = task.exception() if task.done() and not task.cancelled() else None
+            if failed is not None:
+                raise failed  # the poller waits out outages: this is something else
 
     # -- all together --------------------------------------------------------------------
 
+    def outage(self, exc: BaseException) -> str | None:
+        """What an outage is, in words for the log, or None when ``exc`` is not one (a
+        bug, a missing table: the daemon stops and is restarted by its supervisor)."""
+        if is_outage(exc):
+            return describe_db_error(exc, self.config.database.url)
+        if isinstance(exc, OSError):  # the maildirs' disk: full, read-only, unmounted
+            where = f" ({exc.filename})" if exc.filename else ""
+            return f"{exc.strerror or exc!r}{where}"
+        return None
+
+    def _fail(self, task: str, exc: BaseException) -> None:
+        what = (
+            describe_db_error(exc, self.config.database.url)
+            if isinstance(exc, SQLAlchemyError)
+            else repr(exc)
+        )
+        log.critical(
+            "task=%s failed; stopping the daemon (status %d) for its service manager to "
+            "restart it: %s",
+            task,
+            EXIT_TASK_FAILED,
+            what,
+            exc_info=exc,
+        )
+        if self.failure is None:
+            self.failure = f"the {task} failed: {what}"
+        self.stop()
+
+    async def supervise(
+        self, name: str, step: Callable[[], Awaitable[None]], pause: Callable[[], Awaitable[None]]
+    ) -> None:
+        """Run one task's ``step`` again and again, ``pause`` between. An outage is logged
+        once with its context, waited out with backoff, and the task resumes where it was;
+        any other failure stops the whole daemon (never half alive)."""
+        trouble = Outage(f"task={name}")
+        while not self.stopping.is_set():
+            try:
+                await step()
+            except Exception as exc:
+                context = self.outage(exc)
+                if context is None:
+                    self._fail(name, exc)
+                    return
+                await self._pause(self.stopping, trouble.failed(context))
+                continue
+            trouble.ok()
+            await pause()
+
+    async def guard(self, name: str, loop: Callable[[], Awaitable[None]]) -> None:
+        """A task that loops by itself: started again after an outage ends it (logged
+        once), and any other failure stops the daemon."""
+        trouble = Outage(f"task={name}")
+        while not self.stopping.is_set():
+            try:
+                await loop()
+                return
+            except Exception as exc:
+                context = self.outage(exc)
+                if context is None:
+                    self._fail(name, exc)
+                    return
+                await self._pause(self.stopping, trouble.failed(context))
+
+    async def start(self) -> None:
+        """Register this run (waiting out a database that is not there yet)."""
+        trouble = Outage("task=start")
+        while not self.stopping.is_set():
+            try:
+                await self.db(self._register)
+            except Exception as exc:
+                context = self.outage(exc)
+                if context is None:
+                    raise
+                await self._pause(self.stopping, trouble.failed(context))
+                continue
+            trouble.ok()
+            return
+
+    async def _finish(self) -> None:
+        """After the stop: what was processed still goes out, if the servers let it."""
+        try:
+            if not self.smtp.down:
+                await self.send()
+            if self._unrecorded or self._doubtful:
+                await self._in_db(self._settle)
+        except Exception as exc:
+            context = self.outage(exc) or repr(exc)
+            log.error("stopping with mail not sent or not recorded: %s", context)
+        if self._unrecorded:
+            log.warning(
+                "stopped with %d mail(s) handed over whose answer is not recorded: they are "
+                "sent again at the next start (outbox=%s)",
+                len(self._unrecorded),
+                ",".join(str(i) for i in sorted(self._unrecorded)),
+            )
+
     async def run(self, imap: ImapConfig | None = None, *, poll: bool = True) -> Counters:
-        """Until stop(). ``poll`` False: no mailbox reading at all (`run --no-poll`, a
-        processor beside another daemon that polls)."""
-        await self.db(self._register)
+        """Until stop(), or a task fails for a reason other than an outage (then
+        ``failure`` says which and why). ``poll`` False: no mailbox reading at all (`run
+        --no-poll`, a processor beside another daemon that polls)."""
+        await self.start()
+
+        async def after_tick() -> None:
+            await self._pause(self.stopping, self.config.deadlines.tick_seconds)
+
+        async def after_process() -> None:
+            # Woken by the poller; the timeout picks up mail recorded by `moderator ingest`.
+            await self._pause(self.work, self.poll_seconds)
+
+        async def after_read() -> None:
+            await self._pause(self.stopping, self.poll_seconds / 5)
+
+        async def after_beat() -> None:
+            await self._pause(self.stopping, HEARTBEAT)
+
+        def task(name: str, coro: Awaitable[None]) -> asyncio.Task[None]:
+            return asyncio.create_task(coro, name=name)  # type: ignore[arg-type]
+
         tasks = [
-            asyncio.create_task(self.processor(), name="processor"),
-            asyncio.create_task(self.sender(), name="sender"),
-            asyncio.create_task(self.clock(), name="clock"),
-            asyncio.create_task(self.heartbeat(), name="heartbeat"),
+            task("processor", self.supervise("processor", self.process, after_process)),
+            task("sender", self.supervise("sender", self.send, self._after_send)),
+            task("clock", self.supervise("clock", self.tick, after_tick)),
+            task("heartbeat", self.supervise("heartbeat", self.beat, after_beat)),
         ]
         if self.publisher is not None and poll:
             # Pages from the daemon that reads the mail; `run --no-poll` helpers leave
             # them to it (two writers would only build the same pages twice).
-            tasks.append(asyncio.create_task(self.publisher.run(self), name="archive"))
+            publisher = self.publisher
+            tasks.append(task("archive", self.guard("archive", lambda: publisher.run(self))))
         if imap is not None and poll:
-            tasks.append(asyncio.create_task(self.poll_mailbox(imap), name="imap"))
+            tasks.append(task("imap", self.guard("imap", lambda: self.poll_mailbox(imap))))
         elif self.maildir is not None and poll:
-            tasks.append(asyncio.create_task(self.read_maildir(), name="maildir"))
+            tasks.append(task("maildir", self.supervise("maildir", self.read_maildir, after_read)))
         try:
             await self.stopping.wait()
             await asyncio.gather(*tasks)
+            await self._finish()
         finally:
-            for task in tasks:
-                task.cancel()
+            for running in tasks:
+                running.cancel()
             for transport in self.transports:
                 await transport.close()
             with contextlib.suppress(SQLAlchemyError):
@@ -701,8 +965,10 @@ def run_daemon(config: Config, *, poll: bool = True) -> int:
     # Never migrate here: a daemon started with the wrong config or directory must refuse,
     # not create an empty database and answer the players' orders from it.
     factory = make_session_factory(open_database(config.database.url))
+    daemon: Daemon | None = None
 
     async def main() -> Counters:
+        nonlocal daemon
         root = Path(config.maildir.path)
         transport: list[Transport] = (
             [MaildirSink(root / "mailboxes")]
@@ -725,10 +991,14 @@ def run_daemon(config: Config, *, poll: bool = True) -> int:
 
     counters = asyncio.run(main())
     log.info(
-        "daemon stopped stored=%d processed=%d sent=%d failed=%d",
+        "daemon stopped stored=%d processed=%d sent=%d failed=%d resent=%d",
         counters.stored,
         counters.processed,
         counters.sent,
         counters.failed,
+        counters.resent,
     )
+    if daemon is not None and daemon.failure is not None:
+        log.critical("daemon failed: %s", daemon.failure)
+        return EXIT_TASK_FAILED
     return 0

@@ -263,7 +263,7 @@ class Accepting:
         return None
 
 
-def test_a_daemon_that_died_is_noticed_by_the_next_and_its_half_sent_mail_reported(
+def test_a_daemon_that_died_is_noticed_by_the_next_and_its_half_sent_mail_sent_again(
     tmp_path: Path,
 ) -> None:
     daemon = daemon_on(tmp_path, Accepting())
@@ -282,16 +282,20 @@ def test_a_daemon_that_died_is_noticed_by_the_next_and_its_half_sent_mail_report
 
     asyncio.run(run_briefly(daemon))
     told = notes(daemon.factory)
-    assert [kind for kind, _ in told] == [m.NoteKind.DAEMON_RESTARTED, m.NoteKind.MAIL_STUCK]
+    assert [kind for kind, _ in told] == [m.NoteKind.DAEMON_RESTARTED]
     assert "stopped without a clean shutdown" in told[0][1]
-    assert f"moderator outbox retry {first.id}" in told[1][1]
+    assert "1 mail(s) it was handing over are sent again" in told[0][1]
+    assert daemon.counters.resent == 1
+    with daemon.factory.begin() as session:
+        again = session.get(m.OutboxMessage, first.id)
+        assert again is not None and again.status is m.OutboxStatus.SENT
     with daemon.factory.begin() as session:
         runs = session.scalars(select(m.DaemonRun).order_by(m.DaemonRun.id)).all()
         assert [(r.clean, r.stopped_at is not None) for r in runs] == [(False, True), (True, True)]
 
     # A second start after a clean stop reports nothing new.
     asyncio.run(run_briefly(Daemon(daemon.config, daemon.factory, Accepting(), poll_seconds=0.05)))
-    assert len(notes(daemon.factory)) == 2
+    assert len(notes(daemon.factory)) == 1
 
 
 async def run_briefly(daemon: Daemon) -> None:

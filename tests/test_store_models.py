@@ -36,10 +36,12 @@ from moderator.store.models import (
 from moderator.store.passwords import hash_secret, verify_secret
 from moderator.store.queries import (
     claim_next_message,
+    due_outbox,
     lock_game,
     record_inbound,
+    requeue_interrupted,
     sha256_hex,
-    take_due_outbox,
+    take_mail,
 )
 
 # Cheap scrypt parameters for property tests; the defaults are exercised elsewhere.
@@ -373,7 +375,9 @@ def test_outbox_message_ids_are_unique_and_recipients_round_trip(session: Sessio
     assert commit_fails(session, again)
 
 
-def test_due_outbox_takes_pending_mail_whose_time_has_come(session: Session) -> None:
+def test_due_outbox_lists_pending_mail_whose_time_has_come_and_take_mail_marks_one(
+    session: Session,
+) -> None:
     now = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
 
     def mail(n: int, minutes: int, status: OutboxStatus = OutboxStatus.PENDING) -> OutboxMessage:
@@ -389,19 +393,41 @@ def test_due_outbox_takes_pending_mail_whose_time_has_come(session: Session) -> 
         [mail(1, -5), mail(2, -10), mail(3, 5), mail(4, -20, OutboxStatus.SENT), mail(5, 0)]
     )
     session.commit()
-    due = take_due_outbox(session, now=now)
-    session.commit()
+    due = due_outbox(session, now=now)
     by_id = {row.id: row for row in session.scalars(select(OutboxMessage))}
     assert [by_id[mail.id].message_id for mail in due] == ["<2@x>", "<1@x>", "<5@x>"]
-    # Taken: marked sending with one more attempt; the others untouched.
-    assert {row.message_id: (row.status, row.attempts) for row in by_id.values()} == {
-        "<1@x>": (OutboxStatus.SENDING, 1),
-        "<2@x>": (OutboxStatus.SENDING, 1),
-        "<3@x>": (OutboxStatus.PENDING, 0),
-        "<4@x>": (OutboxStatus.SENT, 0),
-        "<5@x>": (OutboxStatus.SENDING, 1),
-    }
     assert due[0].raw == b"r" and due[0].to_addrs == ["a@x"]
+    # Listed, not taken: each is marked just before it is handed over, and only once.
+    assert all(row.status is not OutboxStatus.SENDING for row in by_id.values())
+    assert take_mail(session, due[0].id)
+    assert not take_mail(session, due[0].id)  # another sender has it now
+    session.commit()
+    session.expire_all()
+    statuses = {row.message_id: (row.status, row.attempts) for row in by_id.values()}
+    assert statuses["<2@x>"] == (OutboxStatus.SENDING, 1)
+    assert statuses["<1@x>"] == (OutboxStatus.PENDING, 0)
+
+
+def test_mail_left_sending_by_a_crash_is_pending_again_with_its_message_id(
+    session: Session,
+) -> None:
+    for n, status in enumerate([OutboxStatus.SENDING, OutboxStatus.SENT, OutboxStatus.SENDING]):
+        session.add(
+            OutboxMessage(
+                to_addrs=["a@x"], recipient="a@x", raw=b"r", message_id=f"<{n}@x>", status=status
+            )
+        )
+    session.commit()
+    again = requeue_interrupted(session)
+    session.commit()
+    assert [(mid, to) for _, mid, to in again] == [("<0@x>", "a@x"), ("<2@x>", "a@x")]
+    rows = session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)).all()
+    assert [r.status for r in rows] == [
+        OutboxStatus.PENDING,
+        OutboxStatus.SENT,
+        OutboxStatus.PENDING,
+    ]
+    assert requeue_interrupted(session) == []
 
 
 def test_audit_entries_keep_their_arguments(session: Session) -> None:

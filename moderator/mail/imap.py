@@ -357,8 +357,13 @@ class ImapPoller:
         *,
         rng: random.Random | None = None,
         store_batch: StoreBatchCallback | None = None,
+        tolerate: Callable[[BaseException], bool] | None = None,
     ) -> None:
+        """``tolerate(exc)``: whether a failure other than the server's (the store
+        callbacks' database, say) is waited out like a lost connection; when it says no,
+        `run` raises it. None: every failure is waited out."""
         self.config = config
+        self._tolerate = tolerate
         self._state = state
         self._store = store
         self._store_batch = store_batch
@@ -372,6 +377,8 @@ class ImapPoller:
         self.connects = 0
         """Successful logins so far (a reconnect shows up as 2, 3, ...)."""
         self.using_idle = False
+        # When the sessions started failing (None: the last one worked).
+        self._failing_since: float | None = None
 
     # -- public API ------------------------------------------------------------------------------
 
@@ -406,9 +413,16 @@ class ImapPoller:
                     attempt, self.config.reconnect_min, self.config.reconnect_max, self._rng
                 )
                 expected = isinstance(exc, ConnectionLost | OSError | ImapError | TimeoutError)
+                if not expected and self._tolerate is not None and not self._tolerate(exc):
+                    raise
                 # Anything else is most likely the store callback failing: the message stays
-                # on the server and is fetched again after the delay.
-                (log.warning if expected else log.exception)(
+                # on the server and is fetched again after the delay. Logged once an outage
+                # (then at debug level until a session works again).
+                first = self._failing_since is None
+                if first:
+                    self._failing_since = asyncio.get_running_loop().time()
+                log.log(
+                    logging.WARNING if first else logging.DEBUG,
                     "imap session failed host=%s port=%d user=%s attempt=%d retry_in=%.2fs "
                     "error=%r",
                     self.config.host,
@@ -417,6 +431,7 @@ class ImapPoller:
                     attempt,
                     delay,
                     exc,
+                    exc_info=not expected,
                 )
             finally:
                 self._waiting.clear()
@@ -588,7 +603,7 @@ class ImapPoller:
         wake = asyncio.ensure_future(self._wake.wait())
         lost = asyncio.ensure_future(conn.wait_lost())
         deadline = asyncio.get_running_loop().time() + self.config.idle_timeout
-        self._waiting.set()
+        self._caught_up()
         try:
             while True:
                 push = asyncio.ensure_future(conn.wait_push())
@@ -618,9 +633,20 @@ class ImapPoller:
             lost.cancel()
         await conn.idle_done(idle)
 
+    def _caught_up(self) -> None:
+        """Everything read is stored: the poller waits for mail (and an outage is over)."""
+        self._waiting.set()
+        if self._failing_since is not None:
+            log.warning(
+                "imap session resumed host=%s after=%.1fs",
+                self.config.host,
+                asyncio.get_running_loop().time() - self._failing_since,
+            )
+            self._failing_since = None
+
     async def _sleep(self, conn: _Connection) -> None:
         """Polling fallback for servers without IDLE."""
-        self._waiting.set()
+        self._caught_up()
         try:
             wake = asyncio.ensure_future(self._wake.wait())
             lost = asyncio.ensure_future(conn.wait_lost())

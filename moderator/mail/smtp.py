@@ -90,6 +90,12 @@ class SendResult:
     def permanent(self) -> bool:
         return self.status is SendStatus.PERMANENT
 
+    @property
+    def unreachable(self) -> bool:
+        """The server could not be reached, dropped us or is closing (421): no verdict on
+        this message, which waits for the server rather than counting an attempt."""
+        return self.temporary and self.code in (None, 421)
+
 
 class RemoteHostRefused(ValueError):
     """The configured SMTP host is not loopback and allow_remote is off."""

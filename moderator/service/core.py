@@ -25,6 +25,7 @@ from ..orders.parser import password as password_line
 from ..orders.queue import DecisionKey
 from ..render import Refusal
 from ..store import models as m
+from ..store.db import is_outage
 from ..store.queries import lock_game, record_inbound
 from .auth import forged_reply_address, read_reply_address, subject_tag
 from .kept import Kept, kept_orders
@@ -199,6 +200,10 @@ class Moderator:
                 self._process(session, message, game_row)
                 tag = None if game_row is None else game_row.tag
         except Exception as exc:  # roll back, keep the message and the error aside
+            if is_outage(exc):
+                # The database went away (or its disk filled): the message is not at
+                # fault and stays waiting; the caller waits the outage out.
+                raise
             log.exception("processing failed")
             failed: int | None = getattr(exc, "inbound_id", None)
             self._fail(message_id=failed, error=traceback.format_exc())

@@ -8,6 +8,8 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -21,6 +23,52 @@ def normalise_url(url: str | URL | None) -> URL:
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     return parsed
+
+
+def shown(url: str | URL) -> str:
+    """The database's URL for messages and logs: its password hidden."""
+    return normalise_url(url).render_as_string(hide_password=True)
+
+
+# What the driver's words mean, most specific first: (words in the message, what failed).
+_MEANINGS = (
+    (("no such table", "undefinedtable"), "has no such table (is it migrated?)"),
+    (("connection refused", "could not connect"), "refused the connection (is it running?)"),
+    (("name or service not known", "could not translate host"), "has a host name that "
+     "does not resolve"),
+    (("password authentication failed", "authentication failed"), "refused the login"),
+    (("database or disk is full", "no space left"), "is on a full disk"),
+    (("readonly database", "read-only"), "is read-only (file or folder permissions?)"),
+    (("unable to open database file",), "cannot be opened (missing folder or permissions?)"),
+    (("database is locked",), "is locked by another process"),
+    (("does not exist",), "does not exist"),
+    (("server closed the connection", "terminating connection", "connection is closed",
+      "consuming input failed", "connection reset"), "dropped the connection"),
+    (("timeout", "timed out"), "did not answer in time"),
+)  # fmt: skip
+
+
+def describe_db_error(exc: BaseException, url: str | URL) -> str:
+    """What went wrong with the database, in a line for an operator: what failed, the
+    database named without its password, and the driver's own words (not the SQL)."""
+    cause = getattr(exc, "orig", None) or exc  # SQLAlchemy wraps the driver's exception
+    lines = str(cause).strip().splitlines()
+    words = lines[0].strip() if lines else type(cause).__name__
+    lowered = f"{type(cause).__name__} {words}".lower()
+    meaning = next((what for keys, what in _MEANINGS if any(k in lowered for k in keys)), "failed")
+    return f"the database {shown(url)} {meaning}: {words}"
+
+
+def is_outage(exc: BaseException) -> bool:
+    """True for database trouble that passes and is waited out (a server down or
+    restarting, a dropped connection, a full disk, a read-only file, a lock held too long);
+    False for the rest: a missing table or a bug stops the daemon, to be looked at."""
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    if not isinstance(exc, OperationalError | InterfaceError | DisconnectionError | PoolTimeout):
+        return False
+    text = str(getattr(exc, "orig", None) or exc).lower()
+    return not any(k in text for k in ("no such table", "no such column", "syntax error"))
 
 
 def sqlite_file(url: URL) -> Path | None:
@@ -82,7 +130,10 @@ def make_engine(
         engine = create_engine(parsed, echo=echo)
         _install_sqlite_hooks(engine, immediate=sqlite_immediate)
         return engine
-    return create_engine(parsed, echo=echo, pool_pre_ping=True)
+    # A server that drops packets must not hold the daemon's database thread for minutes.
+    return create_engine(
+        parsed, echo=echo, pool_pre_ping=True, connect_args={"connect_timeout": 10}
+    )
 
 
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:

@@ -14,7 +14,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..resources import data_path
-from .db import make_engine, normalise_url, sqlite_file
+from .db import make_engine, normalise_url, shown, sqlite_file
 
 
 class DatabaseNotReady(RuntimeError):
@@ -75,11 +75,6 @@ def current_revision(url: str | URL | None = None) -> str | None:
             return MigrationContext.configure(connection).get_current_revision()
     finally:
         engine.dispose()
-
-
-def shown(url: str | URL) -> str:
-    """The database's URL for messages and logs: its password hidden."""
-    return normalise_url(url).render_as_string(hide_password=True)
 
 
 def open_database(url: str | URL) -> Engine:

@@ -125,21 +125,46 @@ class DueMail(NamedTuple):
     kind: str
 
 
-def take_due_outbox(
-    session: Session, *, now: datetime | None = None, limit: int = 20
-) -> list[DueMail]:
-    """Take up to ``limit`` pending mails whose ``next_try_at`` has come, oldest first:
-    locked (skipping rows other workers hold) and marked ``sending`` with one more
-    attempt, in the caller's transaction. Plain statements: no objects for the rows'
-    bytes to be loaded into and compared at flush."""
+def due_outbox(session: Session, *, now: datetime | None = None, limit: int = 20) -> list[DueMail]:
+    """Up to ``limit`` pending mails whose ``next_try_at`` has come, oldest first. Read,
+    not taken: the sender takes each one (take_mail) just before handing it over. Plain
+    statements: no objects for the rows' bytes to be loaded into and compared at flush."""
     when = utcnow() if now is None else now
-    due = [DueMail(*row) for row in session.execute(_DUE, {"now": when, "limit": limit})]
-    if due:
-        session.execute(_TAKE, {"ids": [mail.id for mail in due]}, execution_options=_NO_SYNC)
-    return due
+    return [DueMail(*row) for row in session.execute(_DUE, {"now": when, "limit": limit})]
 
 
-# The sender's statements, built once (it runs them for every few mails).
+def take_mail(session: Session, mail_id: int) -> bool:
+    """Mark one pending mail ``sending``, with one more attempt, in the caller's
+    transaction: committed just before the mail is handed to the server, so that a crash
+    leaves at most the mails in flight marked. False when it is not pending any more
+    (another sender took it)."""
+    result = session.execute(_TAKE, {"mail_id": mail_id}, execution_options=_NO_SYNC)
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def requeue_interrupted(session: Session) -> list[tuple[int, str, str]]:
+    """The mails a daemon left ``sending`` (it stopped between handing a mail over and
+    recording the server's answer: a crash): pending again and due now, to be sent again
+    with the same bytes and Message-ID. Their (id, Message-ID, recipient)."""
+    rows = [
+        (int(row.id), str(row.message_id), str(row.recipient))
+        for row in session.execute(
+            select(OutboxMessage.id, OutboxMessage.message_id, OutboxMessage.recipient)
+            .where(OutboxMessage.status == OutboxStatus.SENDING)
+            .order_by(OutboxMessage.id)
+        )
+    ]
+    if rows:
+        session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id.in_([row[0] for row in rows]))
+            .values(status=OutboxStatus.PENDING, next_try_at=utcnow()),
+            execution_options=_NO_SYNC,
+        )
+    return rows
+
+
+# The sender's statements, built once (it runs them for every mail).
 _DUE = (
     select(OutboxMessage.id, OutboxMessage.raw, OutboxMessage.to_addrs, OutboxMessage.kind)
     .where(
@@ -148,11 +173,10 @@ _DUE = (
     )
     .order_by(OutboxMessage.next_try_at, OutboxMessage.id)
     .limit(bindparam("limit"))
-    .with_for_update(skip_locked=True)
 )
 _TAKE = (
     update(OutboxMessage)
-    .where(OutboxMessage.id.in_(bindparam("ids", expanding=True)))
+    .where(OutboxMessage.id == bindparam("mail_id"), OutboxMessage.status == OutboxStatus.PENDING)
     .values(status=OutboxStatus.SENDING, attempts=OutboxMessage.attempts + 1)
 )
 _NO_SYNC = {"synchronize_session": False}
