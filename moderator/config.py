@@ -141,6 +141,18 @@ class LimitsSection:
 
 
 @dataclass(frozen=True, slots=True)
+class CapsSection:
+    """Bounded work per mail: what one mail may cost, whatever is in it."""
+
+    mail_bytes: int = 256 * 1024
+    text_chars: int = 10_000
+    line_chars: int = 1_000
+    orders_per_mail: int = 50
+    services_per_mail: int = 3
+    reply_bytes: int = 256 * 1024
+
+
+@dataclass(frozen=True, slots=True)
 class DeadlinesSection:
     hours: int = 48
     reminder_hours: int = 12
@@ -165,6 +177,7 @@ class Config:
     imap: ImapSection = field(default_factory=ImapSection)
     smtp: SmtpSection = field(default_factory=SmtpSection)
     limits: LimitsSection = field(default_factory=LimitsSection)
+    caps: CapsSection = field(default_factory=CapsSection)
     deadlines: DeadlinesSection = field(default_factory=DeadlinesSection)
     archive: ArchiveSection = field(default_factory=ArchiveSection)
     log_level: str = "INFO"
@@ -189,6 +202,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "imap": ImapSection,
     "smtp": SmtpSection,
     "limits": LimitsSection,
+    "caps": CapsSection,
     "deadlines": DeadlinesSection,
     "archive": ArchiveSection,
 }
@@ -288,6 +302,12 @@ BOUNDS = (
     Bound("limits", "auth_failures_per_sender_per_hour", 1),
     Bound("limits", "auth_failures_per_seat_per_hour", 1),
     Bound("limits", "unknown_sender_replies_per_day", 0),
+    Bound("caps", "mail_bytes", 16 * 1024, 64 * 1024 * 1024),
+    Bound("caps", "text_chars", 100, 1_000_000),
+    Bound("caps", "line_chars", 80, 100_000),
+    Bound("caps", "orders_per_mail", 1, 10_000),
+    Bound("caps", "services_per_mail", 1, 100),
+    Bound("caps", "reply_bytes", 16 * 1024, 64 * 1024 * 1024),
     Bound("deadlines", "hours", 1, 24 * 365),
     Bound("deadlines", "reminder_hours", 0, 24 * 365),
     Bound("deadlines", "tick_seconds", 0, 3600, above=True),

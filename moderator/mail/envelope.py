@@ -6,7 +6,7 @@ import codecs
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email.errors import HeaderParseError
 from email.header import decode_header
@@ -93,6 +93,7 @@ class Envelope:
     automatic_reason: str | None = None
     own_mail_marker: str | None = None
     defects: tuple[str, ...] = ()
+    cut: bool = False  # the message was longer than parse_envelope's max_bytes
 
     @property
     def recipients(self) -> tuple[str, ...]:
@@ -203,8 +204,12 @@ class _RawPolicy(Compat32):
 _POLICY = _RawPolicy()
 
 
-def parse_envelope(raw: bytes) -> Envelope:
+def parse_envelope(raw: bytes, *, max_bytes: int | None = None) -> Envelope:
     """Parse one message into an `Envelope`. Never raises on any input.
+
+    ``max_bytes``: read only the message's first bytes, up to a line end (its headers and
+    text; an attachment after them is not needed): parsing costs time in proportion to
+    the bytes read, and a mail may be megabytes. ``Envelope.cut`` then says so.
 
     Whatever is wrong with the message (broken MIME, unknown charsets,
     undecodable transfer encodings, binary junk, an empty input) is recorded
@@ -216,6 +221,15 @@ def parse_envelope(raw: bytes) -> Envelope:
     later: the envelopes of recent mails of ordinary size are kept (an Envelope
     is immutable and depends on nothing but the bytes).
     """
+    if max_bytes is not None and len(raw) > max_bytes:
+        head = raw[:max_bytes]
+        # At a line end, unless that drops much (one huge line is read in part).
+        line_end = head.rfind(b"\n")
+        if line_end >= max_bytes * 3 // 4:
+            head = head[: line_end + 1]
+        env = _parse_recent(head) if len(head) <= _CACHED_SIZE else _parse_safely(head)
+        read = f"message cut: only its first {len(head):,} of {len(raw):,} bytes were read"
+        return replace(env, cut=True, defects=(*env.defects, read))
     if len(raw) <= _CACHED_SIZE:
         return _parse_recent(raw)
     return _parse_safely(raw)

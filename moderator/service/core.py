@@ -7,7 +7,7 @@ import logging
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, func, insert, select, update
@@ -28,6 +28,7 @@ from ..store import models as m
 from ..store.db import is_outage
 from ..store.queries import lock_game, record_inbound
 from .auth import forged_reply_address, read_reply_address, subject_tag
+from .caps import bound_services, bound_text, ignored_notice
 from .kept import Kept, kept_orders
 from .mails import Answer, Mailer, asked
 from .operator import notify_operator
@@ -127,7 +128,7 @@ class Moderator:
         uid: int | None = None,
     ) -> int | None:
         """ingest() in the caller's transaction (a batch of mails in one commit)."""
-        env = parse_envelope(raw)
+        env = parse_envelope(raw, max_bytes=self.config.caps.mail_bytes)
         return record_inbound(
             session,
             raw,
@@ -326,7 +327,7 @@ class Moderator:
         self, session: Session, message: m.InboundMessage, game_row: m.Game | None
     ) -> None:
         """``game_row``: the message's game, locked by _claim in this transaction."""
-        env = parse_envelope(message.raw)
+        env = parse_envelope(message.raw, max_bytes=self.config.caps.mail_bytes)
         now = self.clock()
         message.processed_at = now
         message.status = m.MessageStatus.DONE
@@ -384,7 +385,12 @@ class Moderator:
             )
             return
         before = asked(game, game_row)
+        # Bounded work (service/caps.py): whatever the mail holds, only so much is read.
+        caps = self.config.caps
+        bounded = bound_text(env.text, caps, cut=env.cut)
+        env = replace(env, text=bounded.text)
         report = check_mail(env.text, game, seat.seat_index)
+        report.services, unanswered = bound_services(report.services, caps)
         applied = Applied()
         for accepted in report.accepted:
             if accepted.action is not None:
@@ -420,6 +426,17 @@ class Moderator:
             history = self.history(session, game_row) if wants_history else []
             self.mailer.services(
                 session, game_row, game, seat, env, message, report.services, history
+            )
+        if bounded.ignored or unanswered:
+            self.mailer.notice(
+                session,
+                game_row,
+                game,
+                seat,
+                env,
+                message,
+                f"{game_row.tag}: part of your mail was not read",
+                ignored_notice([*bounded.ignored, *unanswered]),
             )
 
     # -- authentication ------------------------------------------------------------

@@ -211,14 +211,29 @@ class Mailer:
         else:
             in_reply_to = root
             references = [root] if root else []
-        message_id, raw = self.composer.build(
-            mail,
-            to=to,
-            reply_to=reply_to,
-            in_reply_to=in_reply_to,
-            references=references,
-            auto_submitted=auto,
-        )
+
+        def build(mail: Rendered) -> tuple[str, bytes]:
+            return self.composer.build(
+                mail,
+                to=to,
+                reply_to=reply_to,
+                in_reply_to=in_reply_to,
+                references=references,
+                auto_submitted=auto,
+            )
+
+        message_id, raw = build(mail)
+        cap = self.config.caps.reply_bytes
+        if auto == "auto-replied" and len(raw) > cap and game_row is not None:
+            # Bounded work per mail ([caps]): a reply too long to send becomes a note.
+            log.warning("reply of %d bytes to %s replaced by a note (cap %d)", len(raw), to, cap)
+            text = (
+                f"The answer to your mail came to {len(raw) // 1024:,} KB, more than the "
+                f"{cap // 1024:,} KB the moderator sends in one mail. Please write fewer "
+                "orders or requests in one mail."
+            )
+            mail = self.composer.notice(game_row, None, f"{game_row.tag}: answer too long", [text])
+            message_id, raw = build(mail)
         return {
             "game_id": None if game_row is None else game_row.id,
             "inbound_message_id": None if message is None else message.id,
