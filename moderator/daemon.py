@@ -503,7 +503,7 @@ class Daemon:
         results: list[tuple[int, SendResult]] = []
 
         async def connection(transport: Transport) -> None:
-            while queue and self._smtp_wait is None and not self.stopping.is_set():
+            while queue and self._smtp_wait is None:
                 mail = queue.pop()
                 if not await self._in_db(self._take, mail.id, marking=mail.id):
                     continue  # another sender has it
@@ -564,9 +564,10 @@ class Daemon:
             )
 
     async def send(self) -> None:
+        """Send everything due, batch after batch (a stop lets the batch in hand finish)."""
         self.mail.clear()
-        while not self.stopping.is_set() and self._smtp_wait is None:
-            if not await self.send_due():
+        while self._smtp_wait is None:
+            if not await self.send_due() or self.stopping.is_set():
                 break
 
     async def _after_send(self) -> None:
@@ -796,7 +797,8 @@ class Daemon:
             except Exception as exc:
                 context = self.outage(exc)
                 if context is None:
-                    raise
+                    self._fail("start", exc)
+                    return
                 await self._pause(self.stopping, trouble.failed(context))
                 continue
             trouble.ok()
@@ -805,8 +807,9 @@ class Daemon:
     async def _finish(self) -> None:
         """After the stop: what was processed still goes out, if the servers let it."""
         try:
-            if not self.smtp.down:
-                await self.send()
+            # Whatever was processed before the stop still goes out.
+            while self._smtp_wait is None and not self.smtp.down and await self.send_due():
+                pass
             if self._unrecorded or self._doubtful:
                 await self._in_db(self._settle)
         except Exception as exc:
@@ -824,7 +827,6 @@ class Daemon:
         """Until stop(), or a task fails for a reason other than an outage (then
         ``failure`` says which and why). ``poll`` False: no mailbox reading at all (`run
         --no-poll`, a processor beside another daemon that polls)."""
-        await self.start()
 
         async def after_tick() -> None:
             await self._pause(self.stopping, self.config.deadlines.tick_seconds)
@@ -842,25 +844,31 @@ class Daemon:
         def task(name: str, coro: Awaitable[None]) -> asyncio.Task[None]:
             return asyncio.create_task(coro, name=name)  # type: ignore[arg-type]
 
-        tasks = [
-            task("processor", self.supervise("processor", self.process, after_process)),
-            task("sender", self.supervise("sender", self.send, self._after_send)),
-            task("clock", self.supervise("clock", self.tick, after_tick)),
-            task("heartbeat", self.supervise("heartbeat", self.beat, after_beat)),
-        ]
-        if self.publisher is not None and poll:
+        await self.start()
+        tasks = (
+            []
+            if self.failure is not None
+            else [
+                task("processor", self.supervise("processor", self.process, after_process)),
+                task("sender", self.supervise("sender", self.send, self._after_send)),
+                task("clock", self.supervise("clock", self.tick, after_tick)),
+                task("heartbeat", self.supervise("heartbeat", self.beat, after_beat)),
+            ]
+        )
+        if self.publisher is not None and poll and tasks:
             # Pages from the daemon that reads the mail; `run --no-poll` helpers leave
             # them to it (two writers would only build the same pages twice).
             publisher = self.publisher
             tasks.append(task("archive", self.guard("archive", lambda: publisher.run(self))))
-        if imap is not None and poll:
+        if imap is not None and poll and tasks:
             tasks.append(task("imap", self.guard("imap", lambda: self.poll_mailbox(imap))))
-        elif self.maildir is not None and poll:
+        elif self.maildir is not None and poll and tasks:
             tasks.append(task("maildir", self.supervise("maildir", self.read_maildir, after_read)))
         try:
             await self.stopping.wait()
             await asyncio.gather(*tasks)
-            await self._finish()
+            if self.failure is None or tasks:
+                await self._finish()
         finally:
             for running in tasks:
                 running.cancel()

@@ -251,8 +251,16 @@ def test_moderator_run_exits_non_zero_when_a_task_fails_and_names_why(tmp_path: 
         stderr=subprocess.PIPE,
     )
     try:
-        time.sleep(2.0)
         engine = make_engine(config.database.url)
+        deadline = time.monotonic() + 60
+
+        def started() -> bool:  # the daemon's run is recorded (a short transaction each)
+            with engine.connect() as conn:
+                return bool(conn.execute(text("SELECT count(*) FROM daemon_runs")).scalar())
+
+        while not started():
+            assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+            time.sleep(0.1)
         with engine.begin() as conn:  # not an outage: someone dropped a table under it
             conn.execute(text("DROP TABLE outbox"))
         engine.dispose()
