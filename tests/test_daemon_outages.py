@@ -108,6 +108,10 @@ def test_every_task_waits_out_a_database_outage_and_all_mail_goes_out_after_it(
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="moderator")
 
+    def tasks_in(prefix: str) -> set[str]:
+        lines = (r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING)
+        return {line.split()[1].rstrip(":") for line in lines if line.startswith(prefix)}
+
     async def scenario() -> None:
         runner = asyncio.create_task(setup.daemon.run())
         await until(lambda: setup.count(m.OutboxMessage.status == m.OutboxStatus.SENT) == 3)
@@ -128,6 +132,8 @@ def test_every_task_waits_out_a_database_outage_and_all_mail_goes_out_after_it(
                 and setup.count(m.OutboxMessage.status != m.OutboxStatus.SENT) == 0
             )
         )
+        # Every task that met the outage says it is over (after its backoff, up to 15 s).
+        await until(lambda: tasks_in("outage task=") <= tasks_in("recovered task="), 60)
         setup.daemon.stop()
         await runner
 
