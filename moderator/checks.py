@@ -9,8 +9,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlalchemy import select
+
 from .config import Config, ConfigError
+from .daemon import POLL_LEASE
 from .mail import imap, smtp
+from .store import models as m
 from .store.db import normalise_url, shown, sqlite_file
 from .store.migrate import DatabaseNotReady, head_revision, open_database
 
@@ -57,15 +61,36 @@ def check_operator(config: Config) -> Check:
     return Check("operator", Status.OK, f"{config.moderator.operator} is told about failures")
 
 
-def check_database(config: Config) -> Check:
+def check_database(config: Config) -> list[Check]:
+    """The database and its schema; then which daemons use it (none is no failure: the
+    check comes before the first start)."""
     url = config.database.url
     try:
-        open_database(url).dispose()
+        engine = open_database(url)
     except DatabaseNotReady as exc:
         # A database server may still be starting; a missing or old schema will not mend.
         server = sqlite_file(normalise_url(url)) is None
-        return Check("database", Status.FAIL, str(exc), transient=server and "open" in str(exc))
-    return Check("database", Status.OK, f"{shown(url)} at {head_revision()} (the newest)")
+        return [Check("database", Status.FAIL, str(exc), transient=server and "open" in str(exc))]
+    try:
+        with engine.connect() as connection:
+            runs = connection.execute(
+                select(m.DaemonRun.host, m.DaemonRun.pid).where(m.DaemonRun.stopped_at.is_(None))
+            ).all()
+            lease = connection.execute(
+                select(m.Lease.holder, m.Lease.expires_at).where(m.Lease.name == POLL_LEASE)
+            ).first()
+    finally:
+        engine.dispose()
+    reader = lease[0] if lease is not None and lease[1] > m.utcnow() else None
+    running = ", ".join(f"{host}:{pid}" for host, pid in runs) or "none"
+    return [
+        Check("database", Status.OK, f"{shown(url)} at {head_revision()} (the newest)"),
+        Check(
+            "daemons",
+            Status.OK,
+            f"running: {running}; mailbox read by {reader or 'none'}",
+        ),
+    ]
 
 
 def check_maildir(config: Config) -> Check:
@@ -126,7 +151,7 @@ async def check_servers(config: Config) -> list[Check]:
 
 def run_checks(config: Config) -> list[Check]:
     """Every check of a loaded config, in the order `moderator check` prints them."""
-    checks = [check_secret(config), check_database(config), check_operator(config)]
+    checks = [check_secret(config), *check_database(config), check_operator(config)]
     if "maildir" in (config.source, config.outgoing):
         checks.append(check_maildir(config))
     checks += asyncio.run(check_servers(config))

@@ -826,7 +826,9 @@ def test_check_prints_one_line_per_check_and_names_what_fails(
     capsys.readouterr()
     # Only the server fails now: a service manager may try again later.
     assert main(["check", "--config", str(config)]) == 75
-    assert "ok    database" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "ok    database" in out
+    assert "ok    daemons   running: none; mailbox read by none" in out
 
 
 def test_check_refuses_a_remote_smtp_host_unless_allowed(

@@ -42,3 +42,19 @@ def test_it_gives_the_daemon_more_than_the_default_cpu_weight() -> None:
     weight = int(unit()["Service"]["CPUWeight"])
     assert 100 < weight <= 10000  # systemd's default and its maximum
     assert unit()["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_it_backs_off_and_does_not_restart_what_a_person_must_fix() -> None:
+    service = unit()["Service"]
+    assert int(service["RestartSec"]) >= 5 and int(service["RestartMaxDelaySec"]) >= 300
+    assert int(service["RestartSteps"]) >= 1
+    from moderator.cli import EXIT_ERROR
+
+    assert service["RestartPreventExitStatus"].split() == [str(EXIT_ERROR)]
+
+
+def test_it_runs_the_command_the_readme_installs() -> None:
+    readme = (UNIT.parents[1] / "README.md").read_text()
+    program = shlex.split(unit()["Service"]["ExecStart"])[0]
+    prefix = program.removesuffix("/bin/moderator")
+    assert f"make install PREFIX={prefix}" in readme

@@ -11,6 +11,7 @@ import email.policy
 import os
 import signal
 import smtplib
+import socket
 import subprocess
 import sys
 import time
@@ -152,14 +153,24 @@ def test_one_reader_of_the_mailbox_and_processors_beside_it_handle_each_mail_onc
             "one reader and one that waits",
             lambda: (
                 sum("mailbox lease taken" in w.text() for w in full) == 1
-                and sum("mailbox read by" in w.text() for w in full) == 1
+                and sum("this daemon processes and sends" in w.text() for w in full) == 1
             ),
             30,
             logs,
         )
         reader = next(w for w in full if "mailbox lease taken" in w.text())
         other = next(w for w in full if w is not reader)
-        assert "mailbox" not in workers[2].text()  # --no-poll: never a reader
+        assert "lease" not in workers[2].text()  # --no-poll: never a reader
+        checked = subprocess.run(
+            [sys.executable, "-m", "moderator", "check", "--config", str(config_path)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        (daemons,) = [line for line in checked.stdout.splitlines() if " daemons " in line]
+        assert all(f":{w.proc.pid}" in daemons for w in workers), daemons
+        assert f"mailbox read by {socket.gethostname()}:{reader.proc.pid}:" in daemons
 
         sent: list[str] = []
 
