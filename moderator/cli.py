@@ -74,6 +74,38 @@ def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
     )
 
 
+def _add_rules(parser: argparse.ArgumentParser) -> None:
+    """A game's deadline rules (default: [deadlines] of the configuration, for a new game;
+    unchanged, for `game set`)."""
+    parser.add_argument(
+        "--deadline-hours",
+        type=_whole(1),
+        default=None,
+        metavar="H",
+        help="hours a player has for each decision (default: [deadlines] hours)",
+    )
+    parser.add_argument(
+        "--reminder-hours",
+        type=_whole(0),
+        default=None,
+        metavar="H",
+        help="remind this many hours before the deadline (default: [deadlines] reminder_hours)",
+    )
+    parser.add_argument("--deadline-action", choices=("default", "autopilot", "wait"), default=None)
+    parser.add_argument(
+        "--absence",
+        choices=("autopilot", "stretch"),
+        default=None,
+        help="while a player is away: the autopilot plays for him, or his deadlines wait",
+    )
+    parser.add_argument(
+        "--weekend-pause",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="deadlines do not run on Saturdays and Sundays (each player's time zone)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     _add_common(common, top=False)
@@ -123,24 +155,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="a player, in seat order (2 to 5 times)",
     )
     new.add_argument("--seed", type=int, default=None, help="the setup's seed (default: random)")
-    new.add_argument(
-        "--deadline-hours",
-        type=_whole(1),
-        default=None,
-        metavar="H",
-        help="hours a player has for each decision (default: [deadlines] hours)",
-    )
-    new.add_argument(
-        "--reminder-hours",
-        type=_whole(0),
-        default=None,
-        metavar="H",
-        help="remind this many hours before the deadline (default: [deadlines] reminder_hours)",
-    )
-    new.add_argument("--deadline-action", choices=("default", "autopilot", "wait"), default=None)
+    _add_rules(new)
     new.add_argument(
         "--position", metavar="STATE.json", help="start from this state (docs/state-format.md)"
     )
+
+    settings = game_commands.add_parser(
+        "set",
+        parents=[common],
+        help="change a game's deadline rules (every player is told, deadlines start afresh)",
+    )
+    settings.add_argument("game", metavar="ID", help="a game id (12) or tag (PR-12)")
+    _add_rules(settings)
 
     game_commands.add_parser("list", parents=[common], help="every game and its status")
     for name, text in (
@@ -359,6 +385,8 @@ def _game_new(args: argparse.Namespace) -> int:
             reminder_hours=_or(args.reminder_hours, config.deadlines.reminder_hours),
             deadline_action=_or(args.deadline_action, config.deadlines.action),
             position=position,
+            absence=_or(args.absence, config.deadlines.absence),
+            weekend_pause=_or(args.weekend_pause, config.deadlines.weekend_pause),
         )
     print(tag)
     for seat, player in enumerate(players):
@@ -385,6 +413,16 @@ def _game(args: argparse.Namespace) -> int:
                 print(f"{g['tag']:<8} {g['status']:<9} {g['actions']:>5} actions  {players_text}")
         elif action == "show":
             print(admin.show(args.game))
+        elif action == "set":
+            changes = admin.configure(
+                args.game,
+                deadline_hours=args.deadline_hours,
+                reminder_hours=args.reminder_hours,
+                deadline_action=args.deadline_action,
+                absence=args.absence,
+                weekend_pause=args.weekend_pause,
+            )
+            print("\n".join(changes) if changes else "nothing changed")
         elif action == "export":
             text = json.dumps(admin.export(args.game), indent=2, ensure_ascii=False) + "\n"
             if args.output:
@@ -442,6 +480,7 @@ def _ingest(args: argparse.Namespace) -> int:
             print(f"recorded as message {recorded}")
         if args.process:
             print(f"processed {moderator.process_all(worker=f'ingest-{os.getpid()}')} message(s)")
+            _plan(moderator)
     return EXIT_OK
 
 
@@ -449,13 +488,23 @@ def _process(args: argparse.Namespace) -> int:
     with _admin(args) as admin:
         moderator = admin.moderator
         print(f"processed {moderator.process_all(worker=f'cli-{os.getpid()}')} message(s)")
+        _plan(moderator)
     return EXIT_OK
 
 
 def _tick(args: argparse.Namespace) -> int:
     with _admin(args) as admin:
         print(f"{admin.moderator.tick()} game(s) due")
+        _plan(admin.moderator)
     return EXIT_OK
+
+
+def _plan(moderator: Moderator) -> None:
+    """Outside the daemon nobody else decides for the autopilot: here, before exiting (the
+    mails that announce its decisions wait for them)."""
+    decided = moderator.plan_all()
+    if decided:
+        print(f"the autopilot decided {decided} deadline action(s)")
 
 
 def _outbox(args: argparse.Namespace) -> int:

@@ -158,6 +158,16 @@ class DeadlinesSection:
     reminder_hours: int = 12
     action: str = "default"  # default | autopilot | wait
     tick_seconds: float = 60.0
+    absence: str = "autopilot"  # autopilot | stretch
+    weekend_pause: bool = False
+    missed_before_operator: int = 3
+    longest_absence_days: int = 30
+
+
+@dataclass(frozen=True, slots=True)
+class AutopilotSection:
+    player: str = "heuristic"  # heuristic
+    seconds: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +190,7 @@ class Config:
     caps: CapsSection = field(default_factory=CapsSection)
     deadlines: DeadlinesSection = field(default_factory=DeadlinesSection)
     archive: ArchiveSection = field(default_factory=ArchiveSection)
+    autopilot: AutopilotSection = field(default_factory=AutopilotSection)
     log_level: str = "INFO"
 
     @property
@@ -205,11 +216,14 @@ _SECTIONS: dict[str, type[Any]] = {
     "caps": CapsSection,
     "deadlines": DeadlinesSection,
     "archive": ArchiveSection,
+    "autopilot": AutopilotSection,
 }
 _CHOICES = {
     ("imap", "security"): ("imaps", "plain"),
     ("smtp", "security"): ("starttls", "tls", "plain"),
     ("deadlines", "action"): ("default", "autopilot", "wait"),
+    ("deadlines", "absence"): ("autopilot", "stretch"),
+    ("autopilot", "player"): ("heuristic",),
 }
 
 
@@ -311,6 +325,9 @@ BOUNDS = (
     Bound("deadlines", "hours", 1, 24 * 365),
     Bound("deadlines", "reminder_hours", 0, 24 * 365),
     Bound("deadlines", "tick_seconds", 0, 3600, above=True),
+    Bound("deadlines", "missed_before_operator", 1, 1000),
+    Bound("deadlines", "longest_absence_days", 1, 366),
+    Bound("autopilot", "seconds", 0, 60, above=True),
 )
 
 

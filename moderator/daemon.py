@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import os
 import signal
 import socket
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -26,7 +28,8 @@ from .config import Config
 from .mail.imap import ImapConfig, ImapPoller, MailboxPosition, backoff_delay
 from .mail.maildir import MaildirInbox, MaildirSink
 from .mail.smtp import SendResult, SendStatus, SmtpConfig, SmtpSender, next_try
-from .service.core import Moderator
+from .service.autopilot import Autopilot, decide
+from .service.core import Moderator, PlanJob
 from .service.mails import REPLY_KINDS
 from .service.operator import notify_operator, queue_digest
 from .store import models as m
@@ -78,6 +81,7 @@ class Counters:
     failed: int = 0
     retried: int = 0
     resent: int = 0  # mails left `sending` by an interrupted run, sent again at the start
+    planned: int = 0  # the autopilot's decisions made off the mail path
 
 
 class Outage:
@@ -173,10 +177,11 @@ class Daemon:
         *,
         maildir: Path | None = None,
         poll_seconds: float = 1.0,
+        autopilot: Autopilot | None = None,
     ) -> None:
         self.config = config
         self.factory = factory
-        self.moderator = Moderator(config, factory)
+        self.moderator = Moderator(config, factory, autopilot=autopilot)
         # Several connections send a batch side by side: one connection spends most of
         # its time waiting for the server's answers.
         self.transports = [transport] if not isinstance(transport, Sequence) else list(transport)
@@ -190,6 +195,8 @@ class Daemon:
         self.publisher = (
             Publisher(config.database.url, Path(config.archive.dir)) if config.archive.dir else None
         )
+        self.plans = asyncio.Event()  # a game changed: the autopilot may have to decide
+        self.thinker: Executor | None = None  # the autopilot's own process, when it thinks
         self.counters = Counters()
         self.poller: ImapPoller | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db")
@@ -236,6 +243,7 @@ class Daemon:
         self.work.set()
         self.mail.set()
         self.changed.set()
+        self.plans.set()
         if self.poller is not None:
             self.poller.stop()
 
@@ -358,6 +366,7 @@ class Daemon:
             self.counters.processed += len(handled)
             self.mail.set()
             self.changed.set()
+            self.plans.set()
             self._handled(handled)
             if all(row_id is None for row_id in handled):
                 break  # failing before it could take a message: retry after a pause
@@ -586,6 +595,7 @@ class Daemon:
         if touched:
             self.mail.set()
             self.changed.set()
+            self.plans.set()
 
     # -- this daemon among others ----------------------------------------------------------
 
@@ -723,6 +733,53 @@ class Daemon:
             if failed is not None:
                 raise failed  # the poller waits out outages: this is something else
 
+    # -- the autopilot's decisions, off the mail path -----------------------------------
+
+    def _thinker(self) -> Executor | None:
+        """Where the autopilot thinks: a process of its own for a player that searches
+        (seconds per decision), so that no game's orders wait for it; None: on the
+        database thread, for a player that decides in milliseconds."""
+        if self.moderator.autopilot.inline:
+            return None
+        if self.thinker is None:
+            # spawn, not fork: this process runs threads.
+            context = multiprocessing.get_context("spawn")
+            self.thinker = ProcessPoolExecutor(max_workers=1, mp_context=context)
+        return self.thinker
+
+    async def _decide(self, job: PlanJob) -> str:
+        thinker = self._thinker()
+        if thinker is None:
+            action: str = await self.call(self.moderator.decide, job)
+            return action
+        autopilot = self.moderator.autopilot
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                thinker, decide, autopilot, job.state_json, job.seat, job.seed
+            )
+        except BrokenProcessPool:
+            # The thinking process died (killed, out of memory): the next try starts another.
+            self.thinker = None
+            thinker.shutdown(wait=False, cancel_futures=True)
+            raise
+
+    async def plan(self) -> None:
+        """One round of the planner: decide the deadline actions the autopilot has still
+        to decide (the mails that announce them wait for it), which also plays for absent
+        players."""
+        self.plans.clear()
+        jobs: list[PlanJob] = await self.call(self.moderator.undecided)
+        for job in jobs:
+            if self.stopping.is_set():
+                return
+            action = await self._decide(job)
+            if await self.call(self.moderator.settle_decision, job, action):
+                self.counters.planned += 1
+                self.mail.set()
+        if jobs:
+            self.plans.set()  # a decision may have made more: look again at once
+
     # -- all together --------------------------------------------------------------------
 
     def outage(self, exc: BaseException) -> str | None:
@@ -730,6 +787,8 @@ class Daemon:
         bug, a missing table: the daemon stops and is restarted by its supervisor)."""
         if is_outage(exc):
             return describe_db_error(exc, self.config.database.url)
+        if isinstance(exc, BrokenProcessPool):  # the autopilot's process: another is started
+            return "the autopilot's process died"
         if isinstance(exc, OSError):  # the maildirs' disk: full, read-only, unmounted
             where = f" ({exc.filename})" if exc.filename else ""
             return f"{exc.strerror or exc!r}{where}"
@@ -841,6 +900,10 @@ class Daemon:
         async def after_beat() -> None:
             await self._pause(self.stopping, HEARTBEAT)
 
+        async def after_plan() -> None:
+            # Woken by a change (processed mail, the clock); the timeout is a safety net.
+            await self._pause(self.plans, self.poll_seconds)
+
         def task(name: str, coro: Awaitable[None]) -> asyncio.Task[None]:
             return asyncio.create_task(coro, name=name)  # type: ignore[arg-type]
 
@@ -853,6 +916,7 @@ class Daemon:
                 task("sender", self.supervise("sender", self.send, self._after_send)),
                 task("clock", self.supervise("clock", self.tick, after_tick)),
                 task("heartbeat", self.supervise("heartbeat", self.beat, after_beat)),
+                task("planner", self.supervise("planner", self.plan, after_plan)),
             ]
         )
         if self.publisher is not None and poll and tasks:
@@ -877,6 +941,8 @@ class Daemon:
             with contextlib.suppress(SQLAlchemyError):
                 await self.db(self._seen, True)
             self._pool.shutdown(wait=True)
+            if self.thinker is not None:
+                self.thinker.shutdown(wait=False, cancel_futures=True)
         return self.counters
 
 

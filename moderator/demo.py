@@ -40,10 +40,11 @@ from .engine import Game
 from .mail.maildir import MaildirSink, address_folder, mark_seen, new_messages, open_maildir
 from .orders import format_action
 from .service.admin import Admin, NewPlayer
+from .service.autopilot import Autopilot
 from .store import models as m
 from .store.db import make_engine, make_session_factory
 from .store.migrate import upgrade
-from .store.queries import unsent_mail, waiting_messages
+from .store.queries import planning_games, unsent_mail, waiting_messages
 
 MODERATOR = "moderator@example.test"
 # A mail asks its reader for orders when its first line says so (render/views.py,
@@ -105,7 +106,9 @@ class MailBot:
         return bytes(msg)
 
 
-async def play_by_mail(root: Path, names: Sequence[str], seed: int) -> tuple[str, Daemon, Admin]:
+async def play_by_mail(
+    root: Path, names: Sequence[str], seed: int, autopilot: Autopilot | None = None
+) -> tuple[str, Daemon, Admin]:
     url = f"sqlite:///{root / 'moderator.sqlite'}"
     upgrade(url)
     factory = make_session_factory(make_engine(url))
@@ -119,7 +122,12 @@ async def play_by_mail(root: Path, names: Sequence[str], seed: int) -> tuple[str
     inbox_path = root / "inbox"
     inbox = open_maildir(inbox_path)
     daemon = Daemon(
-        config, factory, MaildirSink(mailboxes), maildir=root / "inbox", poll_seconds=0.05
+        config,
+        factory,
+        MaildirSink(mailboxes),
+        maildir=root / "inbox",
+        poll_seconds=0.05,
+        autopilot=autopilot,
     )
     admin = Admin(daemon.moderator, who="demo")
     players = [NewPlayer(n, f"{n.lower()}@example.test") for n in names]
@@ -129,7 +137,7 @@ async def play_by_mail(root: Path, names: Sequence[str], seed: int) -> tuple[str
 
     # Read through the daemon's own database thread: no second SQLite writer to wait for.
     def busy(session: Session) -> int:
-        return waiting_messages(session) + unsent_mail(session)
+        return waiting_messages(session) + planning_games(session) + unsent_mail(session)
 
     def snapshot(session: Session) -> tuple[Game, m.GameStatus]:
         row = session.scalar(select(m.Game).where(m.Game.tag == tag))

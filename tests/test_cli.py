@@ -211,6 +211,34 @@ def test_game_list_and_show(cli: Cli, game: str) -> None:
     assert cli("game", "show", "1").out == shown.out
 
 
+def test_game_show_tells_each_deciding_seats_deadline_and_what_happens_then(
+    cli: Cli, game: str
+) -> None:
+    shown = cli("game", "show", game).out
+    assert (
+        "Deadline rules: 48 h, a reminder 12 h before; then default; absences: autopilot" in shown
+    )
+    assert "Deadline of Anna: " in shown and ", then autopilot: role " in shown
+
+
+def test_game_new_and_game_set_choose_the_deadline_rules(cli: Cli) -> None:
+    players = ["--player", "A <a@example.test>", "--player", "B <b@example.test>"]
+    run = cli("game", "new", *players, "--weekend-pause", "--absence", "stretch")
+    assert run.code == 0, run.err
+    tag = run.out.splitlines()[0]
+    assert "absences: stretch; weekend pause on" in cli("game", "show", tag).out
+    sent = len(cli.outbox())
+    changed = cli("game", "set", tag, "--deadline-hours", "24", "--no-weekend-pause")
+    assert changed.code == 0, changed.err
+    assert changed.out.splitlines() == ["deadline hours: 48 -> 24", "weekend pause: on -> off"]
+    told = cli.outbox()[sent:]
+    assert len(told) == 2  # each player told, with his new deadline
+    body = told[0].get_body(preferencelist=("plain",))
+    assert body is not None and "changed the deadline rules" in body.get_content()
+    assert "Deadline rules: 24 h" in cli("game", "show", tag).out
+    assert cli("game", "set", tag, "--deadline-hours", "24").out.strip() == "nothing changed"
+
+
 def test_ingest_from_stdin_records_then_processes_a_reply_to_the_signed_address(
     cli: Cli, game: str
 ) -> None:
@@ -379,6 +407,9 @@ def test_pause_stops_orders_and_resume_lets_them_through(cli: Cli, game: str) ->
         ["game", "replace", "PR-1", "1", "new@example.test", "--tz", "Nowhere/Else"],
         ["game", "undo", "PR-1", "--reason", "  "],
         ["game", "undo", "PR-1"],
+        ["game", "set", "PR-1", "--deadline-hours", "0"],
+        ["game", "set", "PR-1", "--absence", "sometimes"],
+        ["game", "set", "PR-99", "--deadline-hours", "5"],
         ["game", "frobnicate"],
         ["ingest"],
         ["db", "downgrade", "no-such-revision"],
@@ -872,9 +903,9 @@ def test_game_show_says_whom_it_waits_for_until_when_and_what_is_kept(cli: Cli, 
     cli("ingest", "--process", stdin=anna(cli, "role settler"))
     shown = cli("game", "show", game).out.splitlines()
     assert shown[0] == f"{game} (active, 1 actions)" or shown[0].startswith(f"{game} (active")
-    facts = "\n".join(shown[1:12])
+    facts = "\n".join(shown[1:14])
     assert "Waiting for: Anna (seat 1)" in facts
-    assert "Deadline: 20" in facts and "UTC (in 48 h), then default" in facts
+    assert "Deadline of Anna: 20" in facts and "UTC (in 48 h), then autopilot: " in facts
     assert "Last activity: 20" in facts
     assert "1  Anna <anna@example.test>  last mail: 20" in facts
     assert "2  Bob <bob@example.test>  last mail: never" in facts

@@ -71,6 +71,12 @@ def test_every_key_of_the_example_has_a_comment_and_every_setting_is_in_it() -> 
         ("[smtp]\nhostname = 'x'", "unknown key 'hostname'"),
         ("[imap]\nlinger_seconds = -1.0", "linger_seconds must be"),
         ("this is not toml", "not valid TOML"),
+        ("[deadlines]\nabsence = 'sometimes'", "absence must be one of"),
+        ("[deadlines]\nmissed_before_operator = 0", "missed_before_operator must be"),
+        ("[deadlines]\nlongest_absence_days = 1000", "longest_absence_days must be"),
+        ("[deadlines]\nweekend_pause = 'yes'", "weekend_pause should be bool"),
+        ("[autopilot]\nplayer = 'deep blue'", "player must be one of"),
+        ("[autopilot]\nseconds = 0", "seconds must be"),
     ],
 )
 def test_a_bad_config_names_the_problem(tmp_path: Path, text: str, message: str) -> None:

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from moderator.engine import Game
 from moderator.mail.maildir import address_folder, new_messages, open_maildir
 from moderator.mail.smtp import SendResult, SendStatus
 from moderator.service.admin import Admin, NewPlayer
+from moderator.service.autopilot import PLAYERS, Player
 from moderator.store import models as m
 from moderator.store.db import make_engine, make_session_factory
 from moderator.store.migrate import upgrade
@@ -79,6 +81,28 @@ def test_a_whole_game_by_mail_through_the_daemon(tmp_path: Path) -> None:
     for entry in record["actions"]:
         game.apply(entry["seat"], action_from(entry["action"]))
     assert game.over and [s.total for s in game.scores()] == [r["total"] for r in record["final"]]
+
+
+def test_a_whole_game_with_the_autopilot_thinking_in_a_process_of_its_own(tmp_path: Path) -> None:
+    """Every turn mail waits for the planner (the autopilot deciding off the mail path, in
+    another process) and names the exact deadline action; the game runs to its end."""
+    autopilot = replace(PLAYERS[Player.HEURISTIC], inline=False)
+    tag, daemon, admin = asyncio.run(
+        play_by_mail(tmp_path, ["Anna", "Bob", "Chris"], seed=5, autopilot=autopilot)
+    )
+    assert admin.export(tag)["final"] is not None
+    assert daemon.counters.planned > 20 and daemon.counters.failed == 0
+    with daemon.factory.begin() as session:
+        raws = session.scalars(select(m.OutboxMessage.raw)).all()
+    texts = []
+    for raw in raws:
+        body = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",))
+        assert body is not None
+        texts.append(" ".join(body.get_content().split()))
+    asking = [text for text in texts if text.startswith("Your turn:")]
+    assert len(asking) > 20
+    for text in asking:
+        assert "No order by" in text and "the autopilot decides" not in text, text
 
 
 class Flaky:

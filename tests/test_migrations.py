@@ -31,7 +31,7 @@ def test_migrations_folder_is_found_without_alembic_ini() -> None:
     folder = migrate.migrations_dir()
     assert (folder / "env.py").is_file()
     assert not (folder / "alembic.ini").exists()
-    assert migrate.head_revision() == "0005_mail_preference"
+    assert migrate.head_revision() == "0006_turns"
 
 
 def test_upgrade_to_head_then_downgrade_to_base_leaves_database_empty(empty_db_url: URL) -> None:

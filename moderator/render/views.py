@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import ClassVar
@@ -176,6 +176,8 @@ class PlayerView:
     colonists: int
     summary: str
     facts: tuple[Fact, ...]
+    # He said he is away: "until Thu 3 Dec 2026 00:00 CET: the autopilot plays for him".
+    away: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,8 +246,26 @@ def _player_summary(vp: int, doubloons: int, governor: bool, roles: Sequence[str
     return " · ".join(parts)
 
 
-def board_view(game: Game) -> BoardView:
-    """The public board of ``game`` now."""
+@dataclass(frozen=True, slots=True)
+class Absence:
+    """A player who said he is away: until when (shown in his own time zone), and whether
+    the autopilot plays for him meanwhile (else his deadlines wait for his return)."""
+
+    until: datetime
+    time_zone: str
+    autopilot: bool
+
+
+def absence_text(absence: Absence) -> str:
+    """An absence as every board shows it (and the absent player's own mails)."""
+    when, _ = format_deadline(absence.until, absence.time_zone)
+    meanwhile = "the autopilot plays for him" if absence.autopilot else "his deadlines wait"
+    return f"until {when}: {meanwhile}"
+
+
+def board_view(game: Game, absences: Mapping[int, Absence] | None = None) -> BoardView:
+    """The public board of ``game`` now; ``absences``: the players away, by seat."""
+    absences = absences or {}
     s = game.state
     names = names_of(game)
     deciding = game.deciding()
@@ -303,6 +323,7 @@ def board_view(game: Game) -> BoardView:
         taken = tuple(Role(r).label for r, who in s.role_taken.items() if who == seat)
         island_free = ISLAND_SPACES - p.island_tiles
         city_free = CITY_SPACES - p.city_used
+        away = absence_text(absences[seat]) if seat in absences else None
         players.append(
             PlayerView(
                 seat=seat,
@@ -325,7 +346,9 @@ def board_view(game: Game) -> BoardView:
                     Fact("Island", (_spaces([t.text for t in island], island_free),)),
                     Fact("City", (_spaces([b.text for b in city], city_free),)),
                     Fact("San Juan", (plural(p.san_juan, "colonist"),)),
+                    *((Fact("Away", (away,)),) if away is not None else ()),
                 ),
+                away=away,
             )
         )
     supply = tuple(
@@ -473,6 +496,8 @@ class SeatView:
     time_zone: str
     waiting_for: tuple[str, ...]  # the others who must decide now
     kept: tuple[str, ...]  # orders kept for later, with the decision they are for
+    # Where he stands with the clock: his absence, the deadlines he missed in a row.
+    standing: tuple[str, ...] = ()
 
 
 def format_deadline(deadline: datetime, time_zone: str) -> tuple[str, str]:
@@ -557,7 +582,7 @@ def published_outcome(game: Game, seat: int) -> str:
     action = default_action(game, seat)
     if action is None:
         return "the autopilot decides for you"
-    return format_action(action, game, seat)
+    return f"the default is applied for you: {format_action(action, game, seat)}"
 
 
 def ask_of(game: Game, seat: int) -> Ask:
@@ -592,6 +617,7 @@ def seat_view(
     time_zone: str = "UTC",
     kept: Sequence[QueuedOrder] = (),
     at_deadline: str | None = None,
+    standing: Sequence[str] = (),
 ) -> SeatView:
     """``seat``'s own part now. Whose turn it is comes from the engine's decisions
     (``Game.decisions``) and ``Game.upcoming``, here and nowhere else. ``at_deadline``:
@@ -627,6 +653,7 @@ def seat_view(
         kept=tuple(
             f"{printable(q.text)} (for {q.key.describe()})" for q in kept if q.key.seat == seat
         ),
+        standing=tuple(standing),
     )
 
 
@@ -981,9 +1008,14 @@ class PublicView:
     events: tuple[str, ...]
 
 
-def public_view(game: Game, events: Sequence[Event] = ()) -> PublicView:
-    """The board of ``game`` now and ``events`` as sentences."""
-    return PublicView(board_view(game), events_view(events, game.names, game.ship_capacities))
+def public_view(
+    game: Game, events: Sequence[Event] = (), absences: Mapping[int, Absence] | None = None
+) -> PublicView:
+    """The board of ``game`` now and ``events`` as sentences (``absences``: the players
+    away, by seat)."""
+    return PublicView(
+        board_view(game, absences), events_view(events, game.names, game.ship_capacities)
+    )
 
 
 def update_mail(
@@ -999,13 +1031,20 @@ def update_mail(
     time_zone: str = "UTC",
     kept: Sequence[QueuedOrder] = (),
     at_deadline: str | None = None,
+    standing: Sequence[str] = (),
     copied_from: str | None = None,
 ) -> UpdateMail:
     """``seat``'s mail now (call it after applying): ``reply`` when it answers his mail,
     ``events`` what happened since his last mail (sentences, see public_view),
     ``board`` the board when it changed (None: a short answer without it)."""
     view = seat_view(
-        game, seat, deadline=deadline, time_zone=time_zone, kept=kept, at_deadline=at_deadline
+        game,
+        seat,
+        deadline=deadline,
+        time_zone=time_zone,
+        kept=kept,
+        at_deadline=at_deadline,
+        standing=standing,
     )
     answer = reply if reply is None or isinstance(reply, ReplyView) else reply_view(reply)
     return UpdateMail(
@@ -1037,9 +1076,17 @@ def game_start_mail(
     deadline: datetime | None = None,
     time_zone: str = "UTC",
     at_deadline: str | None = None,
+    standing: Sequence[str] = (),
 ) -> GameStartMail:
     """The first mail to a seat: the players, his password, how to order and reply."""
-    view = seat_view(game, seat, deadline=deadline, time_zone=time_zone, at_deadline=at_deadline)
+    view = seat_view(
+        game,
+        seat,
+        deadline=deadline,
+        time_zone=time_zone,
+        at_deadline=at_deadline,
+        standing=standing,
+    )
     return GameStartMail(
         subject=subject(tag, game),
         headline=f"{printable(tag)} begins. {first_line(view)}",
@@ -1104,10 +1151,17 @@ def reminder_mail(
     time_zone: str = "UTC",
     kept: Sequence[QueuedOrder] = (),
     at_deadline: str | None = None,
+    standing: Sequence[str] = (),
 ) -> ReminderMail:
     """The deadline is near and ``seat`` has not decided."""
     view = seat_view(
-        game, seat, deadline=deadline, time_zone=time_zone, kept=kept, at_deadline=at_deadline
+        game,
+        seat,
+        deadline=deadline,
+        time_zone=time_zone,
+        kept=kept,
+        at_deadline=at_deadline,
+        standing=standing,
     )
     left = time_left(now, deadline)
     return ReminderMail(
@@ -1130,13 +1184,21 @@ def undo_mail(
     deadline: datetime | None = None,
     time_zone: str = "UTC",
     at_deadline: str | None = None,
+    standing: Sequence[str] = (),
 ) -> UndoMail:
     """A moderator took moves back: the reason, what was undone, the board now. Call it
     with the game after the undo; ``undone`` are the events of the moves taken back."""
     view = (
         None
         if seat is None
-        else seat_view(game, seat, deadline=deadline, time_zone=time_zone, at_deadline=at_deadline)
+        else seat_view(
+            game,
+            seat,
+            deadline=deadline,
+            time_zone=time_zone,
+            at_deadline=at_deadline,
+            standing=standing,
+        )
     )
     return UndoMail(
         subject=subject(tag, game),
@@ -1187,6 +1249,7 @@ def notice_mail(
     deadline: datetime | None = None,
     time_zone: str = "UTC",
     at_deadline: str | None = None,
+    standing: Sequence[str] = (),
     with_board: bool = False,
 ) -> NoticeMail:
     """A notice (``title`` is its first line), with the reader's part and the board
@@ -1194,7 +1257,14 @@ def notice_mail(
     view = (
         None
         if seat is None or game is None
-        else seat_view(game, seat, deadline=deadline, time_zone=time_zone, at_deadline=at_deadline)
+        else seat_view(
+            game,
+            seat,
+            deadline=deadline,
+            time_zone=time_zone,
+            at_deadline=at_deadline,
+            standing=standing,
+        )
     )
     return NoticeMail(
         subject=subject(tag, game),
@@ -1231,6 +1301,7 @@ def service_mail(game: Game | None, tag: str, headline: str, text: str) -> Servi
 __all__ = [
     "PHASE_LABELS",
     "PROMPTS",
+    "Absence",
     "Ask",
     "BoardMail",
     "BoardView",
@@ -1265,6 +1336,7 @@ __all__ = [
     "UndoMail",
     "UnknownSenderMail",
     "UpdateMail",
+    "absence_text",
     "and_list",
     "ask_of",
     "asked_line",

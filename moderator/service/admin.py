@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from email.parser import BytesHeaderParser
 from email.policy import default as default_policy
@@ -14,8 +15,9 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from ..archive.record import export_record
-from ..engine import Game
+from ..engine import Game, action_from
 from ..mail.address import AddressError, normalise_address
+from ..orders import format_action
 from ..store import models as m
 from ..store.queries import lock_game
 from .core import Applied, Moderator
@@ -123,26 +125,21 @@ class Admin:
         reminder_hours: int = 12,
         deadline_action: str = "default",
         position: str | None = None,
+        absence: str = "autopilot",
+        weekend_pause: bool = False,
     ) -> tuple[str, dict[int, str]]:
         """Create a game, seat the players, mail each his password; returns the tag and
         the passwords (shown once to the operator). ``position``: a state JSON to start
-        from instead of the seed's setup (docs/state-format.md)."""
+        from instead of the seed's setup (docs/state-format.md). ``absence``: what a
+        player's absence does (autopilot or stretch); ``weekend_pause``: deadlines do not
+        run on Saturdays and Sundays in each player's time zone."""
         if not 2 <= len(players) <= 5:
             raise AdminError("a game needs 2 to 5 players")
         addresses = [player_address(p.address) for p in players]
         if len(set(addresses)) != len(addresses):
             raise AdminError("each player needs his own address")
-        try:
-            action = m.DeadlineAction(deadline_action)
-        except ValueError:
-            raise AdminError("deadline action must be default, autopilot or wait") from None
-        if deadline_hours < 1:
-            raise AdminError(f"the deadline must be at least 1 hour, not {deadline_hours}")
-        if not 0 <= reminder_hours < deadline_hours:
-            raise AdminError(
-                f"the reminder ({reminder_hours} h before the deadline) must be at least 0 "
-                f"and less than the deadline ({deadline_hours} h)"
-            )
+        action, policy = _policies(deadline_action, absence)
+        _check_hours(deadline_hours, reminder_hours)
         seed = secrets.randbits(48) if seed is None else seed
         try:
             if position is None:
@@ -163,6 +160,8 @@ class Admin:
                 deadline_hours=deadline_hours,
                 reminder_hours=reminder_hours,
                 deadline_action=action,
+                absence_policy=policy,
+                weekend_pause=weekend_pause,
                 version=0,
                 initial_state=None if position is None else game.to_json(),
             )
@@ -185,7 +184,7 @@ class Admin:
             applied = Applied()
             self.moderator._advance(session, row, game, applied)
             self.moderator._commit_game(session, row, game, applied, None)
-            self.moderator._set_deadline(row)
+            self.moderator.reschedule(row, game)
             self.moderator.mailer.game_start(session, row, game, passwords)
             self._audit(
                 session, row.id, "game new", {"players": [p.name for p in players], "seed": seed}
@@ -231,14 +230,27 @@ class Admin:
 
         seats = row.active_seats()
         waiting = [f"{seats[i].name} (seat {i + 1})" for i in game.deciding() if i < len(seats)]
+        rules = DeadlineRules.of(row)
         lines = [
             f"Waiting for: {', '.join(waiting) or 'nobody'}",
-            f"Deadline: {when(row.deadline_at)}, then {row.deadline_action.value}"
-            if row.deadline_at
-            else f"Deadline: none ({row.status.value})",
-            f"Last activity: {when(row.last_message_at)}",
-            "Seats:",
+            f"Deadline rules: {rules.deadline_hours} h, a reminder {rules.reminder_hours} h "
+            f"before; then {rules.deadline_action.value}; absences: {rules.absence.value}; "
+            f"weekend pause {_word(rules.weekend_pause)}",
         ]
+        if not row.turns:
+            lines.append(f"Deadline: none ({row.status.value})")
+        for turn in row.turns:
+            # Each deciding seat's own deadline and what is done at it (his mails say it).
+            name = seats[turn.seat].name if turn.seat < len(seats) else "?"
+            if turn.undecided:
+                then = "the autopilot is deciding what"
+            elif turn.action is None or turn.actor is None:
+                then = "nothing: the game waits"
+            else:
+                order = format_action(action_from(json.loads(turn.action)), game, turn.seat)
+                then = f"{turn.actor.value}: {order}"
+            lines.append(f"Deadline of {name}: {when(turn.due_at)}, then {then}")
+        lines += [f"Last activity: {when(row.last_message_at)}", "Seats:"]
         last_mail = dict(
             session.execute(
                 select(m.InboundMessage.seat_index, func.max(m.InboundMessage.received_at))
@@ -251,6 +263,10 @@ class Admin:
                 f"  {seat.seat_index + 1}  {seat.name} <{seat.address}>  "
                 f"last mail: {when(last_mail.get(seat.seat_index))}"
             )
+            if seat.away_until is not None and seat.away_until > now:
+                lines.append(f"     away until {when(seat.away_until)}")
+            if seat.missed_deadlines:
+                lines.append(f"     missed {seat.missed_deadlines} deadline(s) in a row")
         kept = kept_orders(session, row.id)
         lines.append(f"Kept orders: {len(kept) or 'none'}")
         for _, queued in kept:
@@ -269,18 +285,59 @@ class Admin:
             if before is status:
                 return False
             row.status = status
-            if status is m.GameStatus.ACTIVE:
-                self.moderator._set_deadline(row)
-            else:
-                row.deadline_at = row.reminder_at = None
             resumed = status is m.GameStatus.ACTIVE
             title = f"{row.tag} is {'resumed' if resumed else 'paused'} by the moderator."
             text = f"Reason: {reason}" if reason else ""
-            # Resumed: everyone gets the board again, with the new deadline, in that mail.
+            # Paused: no turns, no deadlines; resumed: fresh ones for everyone, and everyone
+            # gets the board again, with his new deadline, in that mail.
             game = self.moderator.load(session, row)
+            self.moderator.reschedule(row, game)
             self.moderator.mailer.announce(session, row, game, title, text, with_board=resumed)
             self._audit(session, row.id, f"game {status.value}", {"from": before.value}, reason)
         return True
+
+    def configure(
+        self,
+        ref: str | int,
+        *,
+        deadline_hours: int | None = None,
+        reminder_hours: int | None = None,
+        deadline_action: str | None = None,
+        absence: str | None = None,
+        weekend_pause: bool | None = None,
+    ) -> list[str]:
+        """Change a game's deadline rules (None: unchanged); every seat's deadline starts
+        afresh under them, and every player is told and gets the board with his new
+        deadline. Returns the changes, as "name: before -> after"."""
+        with self.moderator.factory.begin() as session:
+            row = self._locked(session, ref)
+            if row.status in (m.GameStatus.FINISHED, m.GameStatus.ABORTED):
+                raise AdminError(f"{row.tag} is {row.status.value}")
+            before = DeadlineRules.of(row)
+            action, policy = _policies(
+                deadline_action or before.deadline_action.value, absence or before.absence.value
+            )
+            after = DeadlineRules(
+                before.deadline_hours if deadline_hours is None else deadline_hours,
+                before.reminder_hours if reminder_hours is None else reminder_hours,
+                action,
+                policy,
+                before.weekend_pause if weekend_pause is None else weekend_pause,
+            )
+            _check_hours(after.deadline_hours, after.reminder_hours)
+            changes = before.changes(after)
+            if not changes:
+                return []
+            after.set(row)
+            game = self.moderator.load(session, row)
+            self.moderator.reschedule(row, game)
+            title = f"{row.tag}: the moderator changed the deadline rules."
+            text = "\n".join(f"  {line}" for line in changes)
+            # Every deadline starts afresh under them: each player gets his in that mail.
+            active = row.status is m.GameStatus.ACTIVE
+            self.moderator.mailer.announce(session, row, game, title, text, with_board=active)
+            self._audit(session, row.id, "game set", {"changes": changes})
+            return changes
 
     def undo(self, ref: str | int, reason: str) -> int:
         """Take back the last player's (or the clock's) action and everything the
@@ -308,7 +365,7 @@ class Admin:
             row.snapshot.state_json = game.to_json()
             if row.status is m.GameStatus.FINISHED:
                 row.status = m.GameStatus.ACTIVE
-            self.moderator._set_deadline(row)
+            self.moderator.reschedule(row, game)
             # The players are told that the moderator did it; who exactly is in the audit log.
             self.moderator.mailer.undo(session, row, game, reason, "the moderator")
             self._audit(session, row.id, "game undo", {"removed": removed}, reason)
@@ -370,6 +427,8 @@ class Admin:
                 game.state.players[new.seat_index].name = new.name
                 assert row.snapshot is not None
                 row.snapshot.state_json = game.to_json()
+            # The new player's own deadline starts now.
+            self.moderator.reschedule(row, game, {new.seat_index})
             self.moderator.mailer.game_start(session, row, game, {new.seat_index: password})
             self._audit(
                 session,
@@ -403,6 +462,71 @@ class Admin:
             if snap.state_json == rebuilt and snap.seq == row.version:
                 return True, f"{row.tag}: the log ({row.version} actions) gives the snapshot"
             return False, f"{row.tag}: the snapshot differs from a replay of the log"
+
+
+def _policies(deadline_action: str, absence: str) -> tuple[m.DeadlineAction, m.AbsencePolicy]:
+    try:
+        action = m.DeadlineAction(deadline_action)
+    except ValueError:
+        raise AdminError("deadline action must be default, autopilot or wait") from None
+    try:
+        policy = m.AbsencePolicy(absence)
+    except ValueError:
+        raise AdminError("absence must be autopilot or stretch") from None
+    return action, policy
+
+
+def _check_hours(deadline_hours: int, reminder_hours: int) -> None:
+    if deadline_hours < 1:
+        raise AdminError(f"the deadline must be at least 1 hour, not {deadline_hours}")
+    if not 0 <= reminder_hours < deadline_hours:
+        raise AdminError(
+            f"the reminder ({reminder_hours} h before the deadline) must be at least 0 "
+            f"and less than the deadline ({deadline_hours} h)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineRules:
+    """A game's deadline rules, as `moderator game set` changes them."""
+
+    deadline_hours: int
+    reminder_hours: int
+    deadline_action: m.DeadlineAction
+    absence: m.AbsencePolicy
+    weekend_pause: bool
+
+    @classmethod
+    def of(cls, row: m.Game) -> DeadlineRules:
+        return cls(
+            row.deadline_hours,
+            row.reminder_hours,
+            row.deadline_action,
+            row.absence_policy,
+            row.weekend_pause,
+        )
+
+    def set(self, row: m.Game) -> None:
+        row.deadline_hours = self.deadline_hours
+        row.reminder_hours = self.reminder_hours
+        row.deadline_action = self.deadline_action
+        row.absence_policy = self.absence
+        row.weekend_pause = self.weekend_pause
+
+    def changes(self, other: DeadlineRules) -> list[str]:
+        """What differs in ``other``, as "deadline hours: 48 -> 24"."""
+        out = []
+        for f in fields(self):
+            old, new = getattr(self, f.name), getattr(other, f.name)
+            if old != new:
+                out.append(f"{f.name.replace('_', ' ')}: {_word(old)} -> {_word(new)}")
+        return out
+
+
+def _word(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 # -- outgoing mail that needs a person ----------------------------------------------------

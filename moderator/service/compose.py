@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from ..config import Config
-from ..engine import Game
-from ..orders import QueuedOrder, Report, help_text
+from ..engine import Game, action_from
+from ..orders import QueuedOrder, Report, format_action, help_text
 from ..render import (
     BoardView,
     Refusal,
@@ -20,7 +22,6 @@ from ..render import (
     history_mail,
     make_message_id,
     notice_mail,
-    published_outcome,
     refused_mail,
     reminder_mail,
     render,
@@ -29,27 +30,90 @@ from ..render import (
     unknown_sender_mail,
     update_mail,
 )
+from ..render.views import Absence, absence_text, plural
 from ..store import models as m
 
 
-def deadline_outcome(game_row: m.Game, game: Game, seat: int) -> str:
-    """What happens to ``seat``'s decision now if no order comes by the deadline, as
-    every mail that asks for it says: the one place that words it (the clock's
-    Moderator._timeout does what this says)."""
-    policy = game_row.deadline_action
-    if policy is m.DeadlineAction.WAIT:
+def deadline_outcome(game_row: m.Game, game: Game, seat: int) -> str | None:
+    """What is done for ``seat`` if no order comes by his deadline, as every mail that
+    asks him says: the one place that words it. It reads his turn, whose action the
+    clock applies as it is (Moderator._clock_game). None: he decides nothing now."""
+    turn = game_row.turn_of(seat)
+    if turn is None:
+        return None
+    if turn.actor is None:
         return "nothing: the game waits for you (you get a reminder)"
-    if policy is m.DeadlineAction.AUTOPILOT:
+    if turn.action is None:
         return "the autopilot decides for you"
-    return published_outcome(game, seat)
+    order = format_action(action_from(json.loads(turn.action)), game, seat)
+    if turn.absent:
+        return f"you are away, so the autopilot orders for you at once: {order}"
+    if turn.actor is m.ActorKind.DEFAULT:
+        return f"the default is applied for you: {order}"
+    return f"the autopilot orders for you: {order}"
+
+
+def standing(game_row: m.Game, seat: m.Seat, now: datetime, limit: int) -> list[str]:
+    """Where a seat stands with the clock, in his own mails: his absence, and the
+    deadlines he missed in a row (the operator is told at ``limit``)."""
+    out = []
+    if seat.away_until is not None and seat.away_until > now:
+        autopilot = game_row.absence_policy is m.AbsencePolicy.AUTOPILOT
+        when = absence_text(Absence(seat.away_until, seat.timezone, autopilot))
+        out.append(
+            f"You are away {when.replace(' for him', ' for you').replace('his ', 'your ')}. "
+            'Any order from you ends your absence, and so does "back".'
+        )
+    missed = seat.missed_deadlines
+    if missed:
+        line = f"You have missed {plural(missed, 'deadline')} in a row."
+        if missed >= limit:
+            line += " The moderator has been told, and may give your seat to another player."
+        else:
+            line += f" After {limit} the moderator is told, and may give your seat to another."
+        out.append(line)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class SeatClock:
+    """The clock's part of a seat's mail: his deadline (his turn's), what is done at it,
+    and where he stands (absence, missed deadlines)."""
+
+    deadline: datetime | None
+    at_deadline: str | None
+    standing: tuple[str, ...]
 
 
 class Composer:
     """Turns game situations into rendered mails and MIME bytes."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, clock: Callable[[], datetime] = m.utcnow) -> None:
         self.config = config
+        self.clock = clock
         self.domain = config.moderator.address.partition("@")[2] or "localhost"
+
+    # -- the clock's part of a mail ----------------------------------------------------
+
+    def absences(self, game_row: m.Game) -> dict[int, Absence]:
+        """The players away now, by seat (every seat's board shows them)."""
+        now = self.clock()
+        autopilot = game_row.absence_policy is m.AbsencePolicy.AUTOPILOT
+        return {
+            s.seat_index: Absence(s.away_until, s.timezone, autopilot)
+            for s in game_row.active_seats()
+            if s.away_until is not None and s.away_until > now
+        }
+
+    def _clock(self, game_row: m.Game, game: Game, seat: m.Seat) -> SeatClock:
+        """The seat's deadline, what is done at it, and where he stands with the clock."""
+        turn = game_row.turn_of(seat.seat_index)
+        limit = self.config.deadlines.missed_before_operator
+        return SeatClock(
+            None if turn is None else turn.due_at,
+            deadline_outcome(game_row, game, seat.seat_index),
+            tuple(standing(game_row, seat, self.clock(), limit)),
+        )
 
     def build(
         self,
@@ -101,6 +165,7 @@ class Composer:
                     game, game_row.tag, idx, events, board=board, reply=reply, notes=notes
                 )
             )
+        clock = self._clock(game_row, game, seat)
         return render(
             update_mail(
                 game,
@@ -110,19 +175,14 @@ class Composer:
                 events=events,
                 reply=reply,
                 notes=notes,
-                deadline=game_row.deadline_at,
                 time_zone=seat.timezone,
                 kept=kept,
-                at_deadline=self._outcome(game_row, game, idx),
+                deadline=clock.deadline,
+                at_deadline=clock.at_deadline,
+                standing=clock.standing,
                 copied_from=copied_from,
             )
         )
-
-    @staticmethod
-    def _outcome(game_row: m.Game, game: Game, seat: int) -> str | None:
-        if seat not in game.deciding():
-            return None
-        return deadline_outcome(game_row, game, seat)
 
     def reminder(
         self,
@@ -132,23 +192,25 @@ class Composer:
         now: datetime,
         kept: Sequence[QueuedOrder],
     ) -> Rendered:
-        assert game_row.deadline_at is not None
+        clock = self._clock(game_row, game, seat)
         return render(
             reminder_mail(
                 game,
                 game_row.tag,
                 seat.seat_index,
                 now=now,
-                deadline=game_row.deadline_at,
                 time_zone=seat.timezone,
                 kept=kept,
-                at_deadline=self._outcome(game_row, game, seat.seat_index),
+                deadline=clock.deadline or now,
+                at_deadline=clock.at_deadline,
+                standing=clock.standing,
             )
         )
 
     def game_start(
         self, game_row: m.Game, game: Game, seat: m.Seat, password: str, reply_to: str
     ) -> Rendered:
+        clock = self._clock(game_row, game, seat)
         return render(
             game_start_mail(
                 game,
@@ -156,13 +218,15 @@ class Composer:
                 seat.seat_index,
                 password,
                 reply_to=reply_to,
-                deadline=game_row.deadline_at,
                 time_zone=seat.timezone,
-                at_deadline=self._outcome(game_row, game, seat.seat_index),
+                deadline=clock.deadline,
+                at_deadline=clock.at_deadline,
+                standing=clock.standing,
             )
         )
 
     def undo(self, game_row: m.Game, game: Game, seat: m.Seat, reason: str, by: str) -> Rendered:
+        clock = self._clock(game_row, game, seat)
         return render(
             undo_mail(
                 game,
@@ -170,9 +234,10 @@ class Composer:
                 seat.seat_index,
                 reason=reason,
                 by=by,
-                deadline=game_row.deadline_at,
                 time_zone=seat.timezone,
-                at_deadline=self._outcome(game_row, game, seat.seat_index),
+                deadline=clock.deadline,
+                at_deadline=clock.at_deadline,
+                standing=clock.standing,
             )
         )
 
@@ -212,6 +277,11 @@ class Composer:
         on)."""
         playing = with_board and seat is not None and game is not None and not game.over
         idx = seat.seat_index if playing and seat is not None else None
+        clock = (
+            None
+            if idx is None or game is None or seat is None
+            else self._clock(game_row, game, seat)
+        )
         return render(
             notice_mail(
                 game,
@@ -219,12 +289,11 @@ class Composer:
                 title,
                 paragraphs,
                 seat=idx,
-                deadline=game_row.deadline_at,
                 time_zone="UTC" if seat is None else seat.timezone,
-                at_deadline=None
-                if idx is None or game is None
-                else self._outcome(game_row, game, idx),
                 with_board=with_board,
+                deadline=None if clock is None else clock.deadline,
+                at_deadline=None if clock is None else clock.at_deadline,
+                standing=() if clock is None else clock.standing,
             )
         )
 

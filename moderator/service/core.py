@@ -6,7 +6,7 @@ import json
 import logging
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -14,7 +14,6 @@ from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session, joinedload, sessionmaker
 
 from ..archive.log import game_log
-from ..bots import HeuristicBot
 from ..config import Config
 from ..engine import Action, Event, Game, action_from, action_to
 from ..engine.defaults import default_action
@@ -28,7 +27,9 @@ from ..store import models as m
 from ..store.db import is_outage
 from ..store.queries import lock_game, record_inbound
 from .auth import forged_reply_address, read_reply_address, subject_tag
+from .autopilot import Autopilot, autopilot_seed, configured, decide
 from .caps import bound_services, bound_text, ignored_notice
+from .deadlines import Schedule, due_times, zone_of
 from .kept import Kept, kept_orders
 from .mails import Answer, Mailer, asked
 from .operator import notify_operator
@@ -53,6 +54,11 @@ class Applied:
     @property
     def changed(self) -> bool:
         return bool(self.actions)
+
+    @property
+    def seats(self) -> set[int]:
+        """The seats that acted (their turns start afresh)."""
+        return {seat for seat, _, _, _ in self.actions}
 
 
 def key_text(key: DecisionKey) -> str:
@@ -92,12 +98,15 @@ class Moderator:
         config: Config,
         factory: sessionmaker[Session],
         clock: Callable[[], datetime] = m.utcnow,
+        autopilot: Autopilot | None = None,
     ) -> None:
         config.require_secret()  # nothing that signs runs without one
         self.config = config
         self.factory = factory
         self.clock = clock
-        self.mailer = Mailer(config)
+        self.mailer = Mailer(config, clock)
+        # Who decides for a seat when the moderator must: one place names the player.
+        self.autopilot = autopilot or configured(config.autopilot)
 
     # -- intake ------------------------------------------------------------------
 
@@ -403,11 +412,12 @@ class Moderator:
                     accepted.text,
                 )
         applied.from_mail = len(applied.actions)
+        movers = self._absence(seat, report)
         self._store_queue(session, game_row, report, message)
         message.applied = len(applied.actions)
         message.outcome = outcome_of(report, message.applied)
         kept = self._advance(session, game_row, game, applied)
-        self._commit_game(session, game_row, game, applied, message)
+        kept = self._settle(session, game_row, game, applied, kept, message, movers=movers)
         answer = Answer(seat, env, message, report, report.services)
         # A mail of nothing but "help" or "history" gets only that answer.
         only_services = report.services and not answer.wants_board
@@ -438,6 +448,18 @@ class Moderator:
                 f"{game_row.tag}: part of your mail was not read",
                 ignored_notice([*bounded.ignored, *unanswered]),
             )
+
+    @staticmethod
+    def _absence(seat: m.Seat, report: Report) -> set[int]:
+        """Any order from an absent player ends his absence, and any order at all his run
+        of missed deadlines: the seats whose turn starts afresh because of it."""
+        if not report.accepted:
+            return set()
+        seat.missed_deadlines = 0
+        if seat.away_until is not None:
+            seat.away_until = None
+            return {seat.seat_index}
+        return set()
 
     # -- authentication ------------------------------------------------------------
 
@@ -646,8 +668,11 @@ class Moderator:
         game: Game,
         applied: Applied,
         message: m.InboundMessage | None,
+        *,
+        flush: bool = True,
     ) -> None:
-        """Append to the log and refresh the snapshot, in the caller's transaction."""
+        """Append to the log and refresh the snapshot, in the caller's transaction (and
+        flush, unless the caller has more to change first)."""
         if not applied.changed:
             return
         first = game_row.version + 1
@@ -678,19 +703,8 @@ class Moderator:
         game_row.last_message_at = self.clock()
         if game.over:
             game_row.status = m.GameStatus.FINISHED
-            game_row.deadline_at = None
-            game_row.reminder_at = None
-        else:
-            self._set_deadline(game_row)
-        session.flush()
-
-    def _set_deadline(self, game_row: m.Game) -> None:
-        if game_row.deadline_action is m.DeadlineAction.WAIT and game_row.deadline_hours <= 0:
-            return
-        now = self.clock()
-        game_row.deadline_at = now + timedelta(hours=game_row.deadline_hours)
-        before = game_row.deadline_hours - game_row.reminder_hours
-        game_row.reminder_at = now + timedelta(hours=before) if before > 0 else None
+        if flush:
+            session.flush()
 
     # -- service commands -------------------------------------------------------------
 
@@ -713,10 +727,205 @@ class Moderator:
         )
         return log.text()
 
+    # -- turns: each deciding seat's deadline, and what is done for him then -------------
+
+    def _settle(
+        self,
+        session: Session,
+        game_row: m.Game,
+        game: Game,
+        applied: Applied,
+        kept: Kept,
+        message: m.InboundMessage | None,
+        *,
+        movers: Collection[int] = (),
+    ) -> Kept:
+        """After a change in memory: the seats the autopilot plays for now are played, the
+        change is logged, and the turns are brought in line with the position. ``movers``:
+        seats whose turn starts afresh though they did not act (an absence began or ended,
+        a new player). The mails come after (_mail_change)."""
+        kept = self._play_absent(session, game_row, game, applied, kept)
+        self._commit_game(session, game_row, game, applied, message, flush=False)
+        if applied.changed or movers:
+            self._schedule(game_row, game, movers={*movers, *applied.seats})
+        session.flush()  # once for the log, the game and its turns
+        return kept
+
+    def away(self, seat: m.Seat) -> bool:
+        """The seat's player said he is away, and is not back yet."""
+        return seat.away_until is not None and seat.away_until > self.clock()
+
+    def _autopiloted(self, game_row: m.Game, seat: m.Seat) -> bool:
+        """The autopilot plays for this seat now: he is away, in a game whose policy is
+        that the autopilot plays for absent players."""
+        return game_row.absence_policy is m.AbsencePolicy.AUTOPILOT and self.away(seat)
+
+    def _play_absent(
+        self, session: Session, game_row: m.Game, game: Game, applied: Applied, kept: Kept
+    ) -> Kept:
+        """Absent players' decisions are taken at once by an inline autopilot (the planner
+        takes them, one by one, when the autopilot must think off the mail path)."""
+        if not self.autopilot.inline:
+            return kept
+        away = {s.seat_index for s in game_row.active_seats() if self._autopiloted(game_row, s)}
+        while away and not game.over:
+            seat = next((s for s in game.deciding() if s in away), None)
+            if seat is None:
+                break
+            seq = game_row.version + len(applied.actions) + 1
+            action = self.autopilot.choose(
+                game, seat, autopilot_seed(game_row.seed, seq, seat), self.autopilot.seconds
+            )
+            self._apply(game, seat, action, m.ActorKind.AUTOPILOT, applied)
+            kept = self._advance(session, game_row, game, applied)
+        return kept
+
+    def _schedule(
+        self,
+        game_row: m.Game,
+        game: Game,
+        *,
+        movers: Collection[int] = (),
+        decide_now: bool = False,
+    ) -> None:
+        """A turn for each seat that must decide now, none for the others. A seat facing the
+        same decision as before, who did not act (``movers``) and whose absence did not
+        change, keeps his turn: its deadline and the action it announced. The game's
+        deadline_at and reminder_at are the earliest of its turns'."""
+        active = game_row.status is m.GameStatus.ACTIVE and not game.over
+        deciding = game.deciding() if active else ()
+        before = {t.seat: t for t in game_row.turns}
+        seats = {s.seat_index: s for s in game_row.active_seats()}
+        decision = f"{game.state.round}:{game.kind()}"
+        turns = []
+        for idx in deciding:
+            absent = self._autopiloted(game_row, seats[idx])
+            turn = before.get(idx)
+            if turn is None or idx in movers or not self._still(turn, game, decision, absent):
+                turn = self._begin_turn(game_row, game, seats[idx], decision, absent, decide_now)
+            turns.append(turn)
+        game_row.turns = turns
+        self._mark_clock(game_row, turns)
+
+    def reschedule(
+        self, game_row: m.Game, game: Game, seats: Collection[int] | None = None
+    ) -> None:
+        """Fresh turns for ``seats`` (None: every seat), their deadline actions decided here
+        and now: for the operator's commands (new game, resume, undo, replace), which run
+        off the mail path. A paused game has no turns."""
+        everyone = range(len(game.names))
+        self._schedule(game_row, game, movers=everyone if seats is None else seats, decide_now=True)
+
+    @staticmethod
+    def _still(turn: m.Turn, game: Game, decision: str, absent: bool) -> bool:
+        """The turn still stands: the same decision, and its action still legal."""
+        if turn.decision != decision or turn.absent != absent:
+            return False
+        if turn.action is None:
+            return True
+        return action_from(json.loads(turn.action)) in game.legal_actions(turn.seat)
+
+    def _begin_turn(
+        self,
+        game_row: m.Game,
+        game: Game,
+        seat: m.Seat,
+        decision: str,
+        absent: bool,
+        decide_now: bool = False,
+    ) -> m.Turn:
+        """A fresh turn: its deadline on the seat's own clock, and what is done then,
+        decided here unless the autopilot must think off the mail path (``decide_now``:
+        here in any case)."""
+        now = self.clock()
+        due: datetime | None = now
+        remind: datetime | None = None
+        if not absent:
+            start = now
+            stretch = game_row.absence_policy is m.AbsencePolicy.STRETCH
+            if stretch and self.away(seat) and seat.away_until is not None:
+                start = seat.away_until  # his clock starts when he is back
+            schedule = Schedule(
+                game_row.deadline_hours,
+                game_row.reminder_hours,
+                game_row.weekend_pause,
+                zone_of(seat.timezone),
+            )
+            times = due_times(schedule, start)
+            due, remind = times.due_at, times.remind_at
+        actor, action = self._deadline_action(game_row, game, seat.seat_index, absent)
+        inline = decide_now or self.autopilot.inline
+        if actor is m.ActorKind.AUTOPILOT and action is None and inline:
+            action = self.autopilot.choose(
+                game,
+                seat.seat_index,
+                autopilot_seed(game_row.seed, game_row.version + 1, seat.seat_index),
+                self.autopilot.seconds,
+            )
+        return m.Turn(
+            seat=seat.seat_index,
+            decision=decision,
+            version=game_row.version,
+            due_at=due,
+            remind_at=remind,
+            actor=actor,
+            action=None if action is None else json.dumps(action_to(action), sort_keys=True),
+            absent=absent,
+        )
+
+    @staticmethod
+    def _deadline_action(
+        game_row: m.Game, game: Game, seat: int, absent: bool
+    ) -> tuple[m.ActorKind | None, Action | None]:
+        """Who acts for the seat at his deadline, and the action where it needs no thought:
+        the published default under the "default" policy; the autopilot where the rules
+        publish none, always under the "autopilot" policy, and for an absent player;
+        nobody under "wait"."""
+        if absent:
+            return m.ActorKind.AUTOPILOT, None
+        policy = game_row.deadline_action
+        if policy is m.DeadlineAction.WAIT:
+            return None, None
+        if policy is m.DeadlineAction.DEFAULT:
+            action = default_action(game, seat)
+            if action is not None:
+                return m.ActorKind.DEFAULT, action
+        return m.ActorKind.AUTOPILOT, None
+
+    @staticmethod
+    def _mark_clock(game_row: m.Game, turns: Sequence[m.Turn] | None = None) -> None:
+        """The game's next deadline and reminder (the clock's indexed columns): the earliest
+        of its turns' (a turn the autopilot has yet to decide waits for the planner)."""
+        turns = game_row.turns if turns is None else turns
+        dues = [t.due_at for t in turns if t.due_at is not None and not t.undecided]
+        reminders = [t.remind_at for t in turns if t.remind_at is not None]
+        game_row.deadline_at = min(dues, default=None)
+        game_row.reminder_at = min(reminders, default=None)
+
+    def _missed(self, session: Session, game_row: m.Game, seats: Sequence[int]) -> None:
+        """These seats' deadlines passed with no order: one more in a row each; the
+        operator is told when a seat's run reaches the configured count (the seat's own
+        mails say so from the first)."""
+        limit = self.config.deadlines.missed_before_operator
+        for seat in game_row.active_seats():
+            if seat.seat_index not in seats:
+                continue
+            seat.missed_deadlines += 1
+            if seat.missed_deadlines == limit:
+                notify_operator(
+                    session,
+                    m.NoteKind.DEADLINES_MISSED,
+                    f"seat {seat.seat_index + 1} ({seat.name} <{seat.address}>) missed "
+                    f"{limit} deadlines in a row; `moderator game replace {game_row.tag} "
+                    f"{seat.seat_index + 1} ADDRESS` hands the seat to another player",
+                    game_id=game_row.id,
+                )
+
     # -- the clock ----------------------------------------------------------------------
 
     def tick(self) -> int:
-        """Send due reminders and apply the deadline policy; returns games touched."""
+        """Send the reminders due and apply the deadline actions due, as announced; returns
+        the games touched."""
         now = self.clock()
         touched = 0
         with self.factory.begin() as session:
@@ -728,49 +937,152 @@ class Moderator:
             ).all()
         for game_id in due:
             with self.factory.begin() as session:
+                # Locked, and read again: another worker's tick may have been first.
                 game_row = lock_game(session, game_id)
                 if game_row is None or game_row.status is not m.GameStatus.ACTIVE:
                     continue
-                game = self.load(session, game_row)
-                if game_row.deadline_at is not None and game_row.deadline_at <= now:
-                    self._timeout(session, game_row, game)
-                elif game_row.reminder_at is not None and game_row.reminder_at <= now:
-                    game_row.reminder_at = None
-                    self.mailer.reminders(session, game_row, game, now)
+                self._clock_game(session, game_row, self.load(session, game_row))
                 touched += 1
         return touched
 
-    def _timeout(self, session: Session, game_row: m.Game, game: Game) -> None:
-        """The deadline passed: the announced default, or the autopilot where there is
-        no default; with the "wait" policy, only a reminder."""
-        policy = game_row.deadline_action
-        if policy is m.DeadlineAction.WAIT:
-            self.mailer.reminders(session, game_row, game, self.clock())
-            game_row.deadline_at = None
-            return
+    def _clock_game(self, session: Session, game_row: m.Game, game: Game) -> None:
+        """The game's reminders due, then the actions of its turns due, each as its mails
+        announced it (the wait policy: one more reminder, and the game waits)."""
+        now = self.clock()
+        if game_row.turns_json is None and not game.over:
+            self._adopt(game_row, game)
+        turns = list(game_row.turns)
+        due = [t for t in turns if t.due_at is not None and t.due_at <= now and not t.undecided]
+        # A reminder goes out before the deadline, not with the action taken at it; under
+        # the wait policy one more at the deadline, and then the game waits.
+        remind = {
+            t.seat
+            for t in turns
+            if t.remind_at is not None and t.remind_at <= now and (t.due_at or now) > now
+        }
+        remind |= {t.seat for t in due if t.actor is None}
+        if remind:
+            game_row.turns = [
+                replace(
+                    t,
+                    remind_at=None if t.seat in remind else t.remind_at,
+                    due_at=None if t.seat in remind and t.actor is None else t.due_at,
+                )
+                for t in turns
+            ]
+            self.mailer.reminders(session, game_row, game, now, remind)
         applied = Applied()
         before = asked(game, game_row)
-        # Everyone who was due: all the seats of a simultaneous step, or the one in turn.
-        for seat in game.deciding():
-            if seat not in game.deciding():
+        missed: list[int] = []
+        for turn in due:
+            if turn.actor is None or turn.action is None:
                 continue
-            action = default_action(game, seat)
-            actor = m.ActorKind.DEFAULT
-            if action is None or policy is m.DeadlineAction.AUTOPILOT:
-                bot = HeuristicBot(game_row.seed ^ game_row.version ^ seat)
-                action = bot.choose(game, seat)
-                actor = m.ActorKind.AUTOPILOT
-            self._apply(game, seat, action, actor, applied)
-            who = game.names[seat] if 0 <= seat < len(game.names) else "?"
-            notify_operator(
-                session,
-                m.NoteKind.DEADLINES_MISSED,
-                f"seat {seat + 1} ({who}) missed a deadline; the {actor.value} decided for it",
-                game_id=game_row.id,
-            )
-        kept = self._advance(session, game_row, game, applied)
-        self._commit_game(session, game_row, game, applied, None)
-        self.mailer.after_run(session, game_row, game, applied, before, kept=kept)
+            action = action_from(json.loads(turn.action))
+            if turn.seat not in game.deciding() or action not in game.legal_actions(turn.seat):
+                # Turns are kept only while their action stays legal: not expected.
+                log.error("game=%s seat=%d: deadline action not legal", game_row.tag, turn.seat)
+                continue
+            self._apply(game, turn.seat, action, turn.actor, applied)
+            if not turn.absent:
+                missed.append(turn.seat)
+        kept = None
+        if applied.changed:
+            self._missed(session, game_row, missed)
+            kept = self._advance(session, game_row, game, applied)
+            kept = self._settle(session, game_row, game, applied, kept, None)
+            self.mailer.after_run(session, game_row, game, applied, before, kept=kept)
+        else:
+            self._mark_clock(game_row)
+        if not game_row.planning:
+            self.mailer.release(session, game_row, game)
+
+    def _adopt(self, game_row: m.Game, game: Game) -> None:
+        """A game from before turns were kept: its deciding seats' turns, due at the
+        deadline its mails announced."""
+        deadline, reminder = game_row.deadline_at, game_row.reminder_at
+        self._schedule(game_row, game, decide_now=True)
+        game_row.turns = [
+            t if t.absent else replace(t, due_at=deadline, remind_at=reminder)
+            for t in game_row.turns
+        ]
+        self._mark_clock(game_row)
+
+    # -- the planner: the autopilot's decisions off the mail path ----------------------
+
+    def undecided(self, limit: int = 20) -> list[PlanJob]:
+        """Turns whose deadline action the autopilot has still to decide, with the
+        position to decide it in."""
+        with self.factory.begin() as session:
+            rows = session.execute(
+                select(
+                    m.Game.id, m.Game.version, m.Game.seed, m.Game.turns_json, m.Snapshot.state_json
+                )
+                .join(m.Snapshot, m.Snapshot.game_id == m.Game.id)
+                .where(
+                    m.Game.planning.is_(True),
+                    m.Game.status == m.GameStatus.ACTIVE,
+                    m.Snapshot.seq == m.Game.version,
+                )
+                .order_by(m.Game.id)
+                .limit(limit)
+            ).all()
+        return [
+            PlanJob(game_id, version, t.seat, state, autopilot_seed(seed, version + 1, t.seat))
+            for game_id, version, seed, turns_json, state in rows
+            for t in m.Turn.load(turns_json)
+            if t.undecided
+        ]
+
+    def decide(self, job: PlanJob) -> str:
+        """The autopilot's action for a job (JSON); pure, and slow for a search player."""
+        return decide(self.autopilot, job.state_json, job.seat, job.seed)
+
+    def settle_decision(self, job: PlanJob, action_json: str) -> bool:
+        """Store the autopilot's decision for a turn, unless the game moved meanwhile (its
+        new turns are decided anew); then do what it makes possible: an absent player's
+        move at once, the mails that wait for it. False when it came too late."""
+        with self.factory.begin() as session:
+            game_row = lock_game(session, job.game_id)
+            if (
+                game_row is None
+                or game_row.status is not m.GameStatus.ACTIVE
+                or game_row.version != job.version
+            ):
+                return False
+            turn = game_row.turn_of(job.seat)
+            if turn is None or not turn.undecided:
+                return False
+            game_row.turns = [
+                replace(t, action=action_json) if t.seat == job.seat else t for t in game_row.turns
+            ]
+            self._clock_game(session, game_row, self.load(session, game_row))
+            return True
+
+    def plan_all(self) -> int:
+        """Decide every turn the autopilot has still to decide, here and now (the command
+        line and tests; the daemon's planner does it in another process). The number of
+        decisions stored."""
+        stored = 0
+        while jobs := self.undecided():
+            progressed = False
+            for job in jobs:
+                if self.settle_decision(job, self.decide(job)):
+                    stored += 1
+                    progressed = True
+            if not progressed:
+                break
+        return stored
+
+
+@dataclass(frozen=True, slots=True)
+class PlanJob:
+    """A turn for the autopilot to decide: the game at ``version``, as JSON."""
+
+    game_id: int
+    version: int
+    seat: int
+    state_json: str
+    seed: int
 
 
 def outcome_of(report: Report, applied: int) -> m.Outcome:

@@ -13,10 +13,10 @@ import hashlib
 import hmac
 import json
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import astuple, dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
@@ -37,7 +37,7 @@ from ..orders.commands import (
     StatusCmd,
 )
 from ..render import Ask, PublicView, Refusal, Rendered, public_view
-from ..render.views import ask_of, printable
+from ..render.views import ErrorLine, OrderLine, ReplyView, ask_of, printable, reply_view
 from ..store import models as m
 from .auth import reply_address
 from .compose import Composer
@@ -88,12 +88,78 @@ class Answer:
         return any(isinstance(c, _BOARD_COMMANDS) for c in self.services)
 
 
+@dataclass(frozen=True, slots=True)
+class HeldReply:
+    """The answer to a player's mail while it is held (the autopilot is deciding an
+    action it announces): what the mail came to, and where to send and thread it."""
+
+    reply: ReplyView
+    sender: str
+    message_id: str | None  # the player's message, which the answer threads on
+    references: tuple[str, ...]
+    inbound_id: int
+    accepted: bool
+    wants_board: bool
+
+    @classmethod
+    def of(cls, answer: Answer) -> HeldReply:
+        env = answer.env
+        return cls(
+            reply_view(answer.report),
+            env.from_address or answer.seat.address,
+            env.message_id,
+            tuple(env.references[-8:]),
+            answer.message.id,
+            bool(answer.report.accepted),
+            answer.wants_board,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "reply": {
+                "done": [astuple(line) for line in self.reply.done],
+                "kept": [astuple(line) for line in self.reply.kept],
+                "errors": [astuple(line) for line in self.reply.errors],
+            },
+            "sender": self.sender,
+            "message_id": self.message_id,
+            "references": list(self.references),
+            "inbound_id": self.inbound_id,
+            "accepted": self.accepted,
+            "wants_board": self.wants_board,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HeldReply:
+        reply = data["reply"]
+        return cls(
+            ReplyView(
+                tuple(OrderLine(*line) for line in reply["done"]),
+                tuple(OrderLine(*line) for line in reply["kept"]),
+                tuple(
+                    ErrorLine(no, line, caret, reason, tuple(alts))
+                    for no, line, caret, reason, alts in reply["errors"]
+                ),
+            ),
+            str(data["sender"]),
+            data["message_id"],
+            tuple(data["references"]),
+            int(data["inbound_id"]),
+            bool(data["accepted"]),
+            bool(data["wants_board"]),
+        )
+
+
 @dataclass(slots=True)
 class Unmailed:
-    """What happened since a seat's last mail, told in its next one."""
+    """What happened since a seat's last mail, told in its next one. ``due``: the seat
+    is to be mailed once the mails held for the autopilot's decision go out, with the
+    answers to his mails meanwhile (``replies``)."""
 
     events: list[str]
     notes: list[str]
+    due: bool = False
+    replies: list[HeldReply] = field(default_factory=list)
 
     @classmethod
     def of(cls, seat: m.Seat) -> Unmailed:
@@ -101,15 +167,25 @@ class Unmailed:
             return cls([], [])
         try:
             data = json.loads(seat.unmailed)
-            return cls([str(e) for e in data["events"]], [str(n) for n in data["notes"]])
+            return cls(
+                [str(e) for e in data["events"]],
+                [str(n) for n in data["notes"]],
+                bool(data.get("due", False)),
+                [HeldReply.from_dict(r) for r in data.get("replies", ())],
+            )
         except (ValueError, KeyError, TypeError):
             log.warning("seat %s: unreadable unmailed news dropped", seat.id)
             return cls([], [])
 
     def keep(self, seat: m.Seat) -> None:
+        data: dict[str, Any] = {"events": self.events, "notes": self.notes}
+        if self.due:
+            data["due"] = True
+        if self.replies:
+            data["replies"] = [r.to_dict() for r in self.replies]
         seat.unmailed = (
-            json.dumps({"events": self.events, "notes": self.notes}, ensure_ascii=False)
-            if self.events or self.notes
+            json.dumps(data, ensure_ascii=False)
+            if self.events or self.notes or self.due or self.replies
             else None
         )
 
@@ -170,9 +246,9 @@ def notes_of(applied: Applied) -> dict[int, list[str]]:
 class Mailer:
     """Renders mails for a processing run and adds them to the outbox (sent after commit)."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, clock: Callable[[], datetime] = m.utcnow) -> None:
         self.config = config
-        self.composer = Composer(config)
+        self.composer = Composer(config, clock)
 
     # -- the outbox -------------------------------------------------------------------
 
@@ -200,14 +276,22 @@ class Mailer:
         message: m.InboundMessage | None = None,
         env: Envelope | None = None,
         auto: str = "auto-generated",
+        held: HeldReply | None = None,
     ) -> dict[str, object]:
         """The outbox row of one mail, built and ready to send; the row is read back only
-        by the sender."""
+        by the sender. ``held``: an answer that waited, threaded as ``env`` would be."""
         # Replies thread on the player's message; everything else on the game's thread.
         root = self.thread_root(game_row)
-        if env is not None and env.message_id:
-            in_reply_to: str | None = env.message_id
-            references = [*([root] if root else []), *env.references[-8:], env.message_id]
+        if env is not None:
+            held_thread = (env.message_id, tuple(env.references[-8:]))
+        elif held is not None:
+            held_thread = (held.message_id, held.references)
+        else:
+            held_thread = (None, ())
+        inbound_id = message.id if message is not None else held.inbound_id if held else None
+        if held_thread[0]:
+            in_reply_to: str | None = held_thread[0]
+            references = [*([root] if root else []), *held_thread[1], held_thread[0]]
         else:
             in_reply_to = root
             references = [root] if root else []
@@ -236,7 +320,7 @@ class Mailer:
             message_id, raw = build(mail)
         return {
             "game_id": None if game_row is None else game_row.id,
-            "inbound_message_id": None if message is None else message.id,
+            "inbound_message_id": inbound_id,
             "to_addrs": [to],
             "recipient": to.lower(),
             "kind": mail.kind,
@@ -327,11 +411,13 @@ class Mailer:
     ) -> None:
         """The mails of one run (a player's mail, or the clock at a deadline): the answer
         to the sender, with his new board; and to each other seat the news, if the run
-        is news to it, else the news kept for its next mail."""
+        is news to it, else the news kept for its next mail. While the autopilot is still
+        deciding an action a mail must announce (``game_row.planning``), the mails due
+        are held and go out with release()."""
         if kept is None:
             kept = kept_orders(session, game_row.id)
         changed = applied.changed
-        public = public_view(game, applied.events) if changed else None
+        public = public_view(game, applied.events, self.composer.absences(game_row))
         notes = notes_of(applied)
         acted = {seat for seat, _, _, _ in applied.actions}
         hidden = changed and _hidden(game, applied)
@@ -340,13 +426,12 @@ class Mailer:
         for seat in game_row.active_seats():
             idx = seat.seat_index
             news = Unmailed.of(seat)
-            if public is not None:
+            if changed:
                 news.events.extend(public.events)
             news.notes.extend(notes.get(idx, ()))
-            own = [q for _, q in kept if q.key.seat == idx]
             if answer is not None and answer.seat.seat_index == idx:
-                if self._reply(session, game_row, game, seat, answer, news, public, own):
-                    news = Unmailed([], [])
+                news.replies.append(HeldReply.of(answer))
+                news.due = True
             elif changed and (
                 game.over
                 or (
@@ -355,21 +440,60 @@ class Mailer:
                     else round_ended or _news_for(before, game, idx, acted)
                 )
             ):
-                board = public.board if public is not None else None
-                mail = self.composer.update(
-                    game_row,
-                    game,
-                    seat,
-                    board=board,
-                    events=news.events,
-                    notes=news.notes,
-                    kept=own,
-                )
-                rows.append(self._seat_row(game_row, seat, mail))
-                news = Unmailed([], [])
+                news.due = True
+            if news.due and not game_row.planning:
+                news = self._deliver(session, game_row, game, seat, news, public, kept, rows)
             news.keep(seat)
         if rows:
             self._queue(session, rows)
+
+    def release(self, session: Session, game_row: m.Game, game: Game) -> None:
+        """The mails held while the autopilot decided: each seat due one gets it now, with
+        the board as it is and every deadline action known."""
+        seats = [(seat, Unmailed.of(seat)) for seat in game_row.active_seats()]
+        if not any(news.due for _, news in seats):
+            return
+        kept = kept_orders(session, game_row.id)
+        public = public_view(game, (), self.composer.absences(game_row))
+        rows: list[dict[str, object]] = []
+        for seat, news in seats:
+            if news.due:
+                news = self._deliver(session, game_row, game, seat, news, public, kept, rows)
+                news.keep(seat)
+        if rows:
+            self._queue(session, rows)
+
+    def _deliver(
+        self,
+        session: Session,
+        game_row: m.Game,
+        game: Game,
+        seat: m.Seat,
+        news: Unmailed,
+        public: PublicView,
+        kept: Kept,
+        rows: list[dict[str, object]],
+    ) -> Unmailed:
+        """A seat's mail with its news into ``rows``: the answer to his mail(s), which is
+        also his board, or his update. The news left to keep (none, once mailed)."""
+        own = [q for _, q in kept if q.key.seat == seat.seat_index]
+        if news.replies:
+            answers = self._reply(session, game_row, game, seat, news, public, own)
+            rows.extend(answers)
+            if answers:
+                return Unmailed([], [])
+            return Unmailed(news.events, news.notes)  # capped: told in his next mail
+        mail = self.composer.update(
+            game_row,
+            game,
+            seat,
+            board=public.board,
+            events=news.events,
+            notes=news.notes,
+            kept=own,
+        )
+        rows.append(self._seat_row(game_row, seat, mail))
+        return Unmailed([], [])
 
     def _reply(
         self,
@@ -377,17 +501,23 @@ class Mailer:
         game_row: m.Game,
         game: Game,
         seat: m.Seat,
-        answer: Answer,
         news: Unmailed,
-        public: PublicView | None,
+        public: PublicView,
         kept: Sequence[QueuedOrder],
-    ) -> bool:
-        """The answer to the sender's mail, which is also his news; True if sent. A copy
-        goes to the seat's own address when accepted orders came from elsewhere."""
-        report = answer.report
+    ) -> list[dict[str, object]]:
+        """The answer to the sender's mail (several, if they waited together: one answer
+        on the latest), which is also his news; a copy to the seat's own address when
+        accepted orders came from elsewhere. The rows (none: the reply cap held it)."""
+        latest = news.replies[-1]
+        report = ReplyView(
+            tuple(line for r in news.replies for line in r.reply.done),
+            tuple(line for r in news.replies for line in r.reply.kept),
+            tuple(line for r in news.replies for line in r.reply.errors),
+        )
+        accepted = any(r.accepted for r in news.replies)
         board = None
-        if public is not None or news.events or answer.wants_board:
-            board = (public if public is not None else public_view(game)).board
+        if public.events or news.events or any(r.wants_board for r in news.replies):
+            board = public.board
 
         def mail(copied_from: str | None = None) -> Rendered:
             return self.composer.update(
@@ -402,42 +532,45 @@ class Mailer:
                 copied_from=copied_from,
             )
 
-        kind = "ack" if report.accepted else "error"
-        sender = answer.env.from_address or seat.address
+        kind = "ack" if accepted else "error"
         reply_to = self._reply_to(game_row, seat)
-        sent = False
-        if kind == "ack" or self._may_reply(session, sender):
-            self._answer(
-                session,
-                game_row,
-                replace(mail(), kind=kind),
-                sender,
-                answer.env,
-                answer.message,
-                reply_to,
+        rows = []
+        if kind == "ack" or self._may_reply(session, latest.sender):
+            rows.append(
+                self._row(
+                    replace(mail(), kind=kind),
+                    latest.sender,
+                    game_row=game_row,
+                    reply_to=reply_to,
+                    auto="auto-replied",
+                    held=latest,
+                )
             )
-            sent = True
-        if sender != seat.address and report.accepted:
-            copy = mail(copied_from=sender)
-            self._queue(
-                session,
+        elsewhere = next((r for r in news.replies if r.sender != seat.address and r.accepted), None)
+        if elsewhere is not None:
+            copy = mail(copied_from=elsewhere.sender)
+            rows.append(
                 self._row(
                     replace(copy, kind="copy"),
                     seat.address,
                     game_row=game_row,
                     reply_to=reply_to,
-                    message=answer.message,
-                ),
+                    held=HeldReply(
+                        latest.reply, seat.address, None, (), latest.inbound_id, True, False
+                    ),
+                )
             )
-            sent = True
-        return sent
+        return rows
 
     # -- the clock, the operator, and answers that are not orders ----------------------
 
-    def reminders(self, session: Session, game_row: m.Game, game: Game, now: datetime) -> None:
+    def reminders(
+        self, session: Session, game_row: m.Game, game: Game, now: datetime, seats: Collection[int]
+    ) -> None:
+        """A reminder to each of ``seats`` (who must decide) of his deadline."""
         deciding = set(game.deciding())
         for seat in game_row.active_seats():
-            if seat.seat_index in deciding:
+            if seat.seat_index in deciding and seat.seat_index in seats:
                 kept = kept_for(session, game_row.id, seat.seat_index)
                 mail = self.composer.reminder(game_row, game, seat, now, kept)
                 self._to_seat(session, game_row, seat, mail)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import enum
+import functools
 import json
 import zoneinfo
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,6 +27,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
@@ -131,6 +135,13 @@ class MailPreference(enum.StrEnum):
     TURNS = "turns"  # his own turns, and a summary at the end of each round
 
 
+class AbsencePolicy(enum.StrEnum):
+    """What a seat's absence ("away until 3 December") does to his decisions."""
+
+    AUTOPILOT = "autopilot"  # the autopilot plays for him at once
+    STRETCH = "stretch"  # his deadlines run from his return
+
+
 class MessageSource(enum.StrEnum):
     IMAP = "imap"
     MAILDIR = "maildir"
@@ -215,6 +226,73 @@ def table_of(model: type[Base]) -> Table:
     return table
 
 
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A seat's pending decision as the clock sees it: when it falls due, when he is
+    reminded, and what the moderator does for him then. That action is decided once
+    (by the autopilot off the mail path where it must think), announced in his mails,
+    and applied as announced. Kept on the game row (``games.turns_json``), rewritten
+    with every change; a seat still facing the same decision after another seat's move
+    keeps his turn."""
+
+    seat: int
+    decision: str  # the decision it is for: "round:kind"
+    version: int  # the game version when it began
+    due_at: datetime | None  # None: no deadline any more (the wait policy, reminded)
+    remind_at: datetime | None  # None: reminded already, or no reminder
+    # Who acts at due_at: DEFAULT or AUTOPILOT (with no action yet: the autopilot has
+    # still to decide); None: nobody (the wait policy).
+    actor: ActorKind | None
+    action: str | None  # the action applied then, as the log stores it (JSON)
+    absent: bool = False  # the seat is away and the autopilot plays for him now
+
+    @property
+    def undecided(self) -> bool:
+        """The autopilot has still to decide what is done at the deadline."""
+        return self.actor is ActorKind.AUTOPILOT and self.action is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "decision": self.decision,
+            "version": self.version,
+            "due_at": None if self.due_at is None else self.due_at.isoformat(),
+            "remind_at": None if self.remind_at is None else self.remind_at.isoformat(),
+            "actor": None if self.actor is None else self.actor.value,
+            "action": self.action,
+            "absent": self.absent,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Turn:
+        def when(value: str | None) -> datetime | None:
+            return None if value is None else datetime.fromisoformat(value).astimezone(UTC)
+
+        return cls(
+            seat=int(data["seat"]),
+            decision=str(data["decision"]),
+            version=int(data["version"]),
+            due_at=when(data["due_at"]),
+            remind_at=when(data["remind_at"]),
+            actor=None if data["actor"] is None else ActorKind(data["actor"]),
+            action=data["action"],
+            absent=bool(data["absent"]),
+        )
+
+    @staticmethod
+    def dump(turns: Sequence[Turn]) -> str:
+        return json.dumps([t.to_dict() for t in turns], sort_keys=True)
+
+    @staticmethod
+    @functools.lru_cache(maxsize=256)
+    def load(text: str | None) -> tuple[Turn, ...]:
+        """The turns stored as ``text`` (parsed once per distinct text: every mail of a
+        change reads them)."""
+        if not text:
+            return ()
+        return tuple(Turn.from_dict(item) for item in json.loads(text))
+
+
 class Game(Base):
     """One game. ``version`` equals the seq of the last applied action.
 
@@ -246,6 +324,18 @@ class Game(Base):
     last_message_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # The state JSON the game started from, when not the seed's own setup.
     initial_state: Mapped[str | None] = mapped_column(Text)
+    absence_policy: Mapped[AbsencePolicy] = mapped_column(
+        _enum(AbsencePolicy, "absence_policy"),
+        default=AbsencePolicy.AUTOPILOT,
+        server_default=AbsencePolicy.AUTOPILOT.value,
+    )
+    # Deadlines do not run on Saturdays and Sundays, in each seat's own time zone.
+    weekend_pause: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Each deciding seat's turn (see Turn), as JSON; rewritten with every change.
+    turns_json: Mapped[str | None] = mapped_column(Text)
+    # Some turn waits for the autopilot to decide its deadline action: the planner's work
+    # list; the mails that announce it wait too (the seats' ``unmailed``).
+    planning: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
@@ -260,6 +350,7 @@ class Game(Base):
     )
 
     __table_args__ = (
+        Index("ix_games_planning", "planning"),
         CheckConstraint("seed >= 0", name="seed_nonnegative"),
         CheckConstraint("version >= 0", name="version_nonnegative"),
         CheckConstraint("deadline_hours > 0", name="deadline_hours_positive"),
@@ -271,6 +362,21 @@ class Game(Base):
     def active_seats(self) -> list[Seat]:
         """The seats currently played, in seat order."""
         return [seat for seat in self.seats if seat.active]
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        """The turns of the seats that must decide now, in seat order."""
+        return Turn.load(self.turns_json)
+
+    @turns.setter
+    def turns(self, turns: Sequence[Turn]) -> None:
+        ordered = sorted(turns, key=lambda t: t.seat)
+        self.turns_json = Turn.dump(ordered) if ordered else None
+        self.planning = any(t.undecided for t in ordered)
+
+    def turn_of(self, seat_index: int) -> Turn | None:
+        """The seat's pending decision as the clock sees it (None: he decides nothing now)."""
+        return next((t for t in self.turns if t.seat == seat_index), None)
 
 
 class Seat(Base):
@@ -303,6 +409,12 @@ class Seat(Base):
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     replaced_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # The player said he is away until then ("away until 3 December"); any order of
+    # his ends it sooner.
+    away_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Deadlines passed in a row with no order from him (the operator is told at the
+    # configured count); an order sets it back to 0, a new player starts at 0.
+    missed_deadlines: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     game: Mapped[Game] = relationship(back_populates="seats")
 
@@ -311,6 +423,7 @@ class Seat(Base):
         # A game's seats, for every order (the claim loads them with the game). The
         # partial index below serves only queries that also say "active".
         Index("ix_seats_game_id", "game_id"),
+        CheckConstraint("missed_deadlines >= 0", name="missed_deadlines_nonnegative"),
         Index(
             "uq_seats_game_id_seat_index_active",
             "game_id",
@@ -627,6 +740,7 @@ class AuthFailure(Base):
 
 
 __all__ = [
+    "AbsencePolicy",
     "Action",
     "ActorKind",
     "AuditEntry",
@@ -652,6 +766,7 @@ __all__ = [
     "Seat",
     "Snapshot",
     "StringList",
+    "Turn",
     "UTCDateTime",
     "utcnow",
 ]

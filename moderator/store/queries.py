@@ -190,6 +190,13 @@ def unsent_mail(session: Session) -> int:
     return session.scalar(statement) or 0
 
 
+def planning_games(session: Session) -> int:
+    """Games with a turn whose deadline action the autopilot has still to decide (their
+    board mails wait for it)."""
+    statement = select(func.count(Game.id)).where(Game.planning.is_(True))
+    return session.scalar(statement) or 0
+
+
 def waiting_messages(session: Session) -> int:
     """Received messages not yet processed."""
     statement = select(func.count(InboundMessage.id)).where(

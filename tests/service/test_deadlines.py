@@ -3,10 +3,11 @@ deadline, entering the game like a player's order."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
+from clocks import Clock, actions, announced
 from conftest import PLAYERS
-from letters import first_line, outbox, text_of
+from letters import first_line, latest_reply_to, letter, outbox, text_of
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -15,13 +16,7 @@ from moderator.service.admin import Admin, NewPlayer
 from moderator.service.core import Moderator
 from moderator.store import models as m
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 22, 12, 0, tzinfo=m.utcnow().tzinfo)
-
-    def __call__(self) -> datetime:
-        return self.now
+PIPE = m.MessageSource.PIPE
 
 
 def start_game(
@@ -38,23 +33,14 @@ def start_game(
     return moderator, clock, tag
 
 
-def actions(factory: sessionmaker[Session]) -> list[tuple[int | None, m.ActorKind]]:
-    with factory.begin() as session:
-        return [
-            (a.seat_index, a.actor) for a in session.scalars(select(m.Action).order_by(m.Action.id))
-        ]
-
-
 def test_every_turn_mail_announces_the_deadline_in_the_players_time_zone(
     session_factory: sessionmaker[Session], config: Config
 ) -> None:
     tokyo = [NewPlayer("Anna", "anna@example.test", "Asia/Tokyo"), *PLAYERS[1:]]
     start_game(session_factory, config, "default", tokyo)
     anna = next(mail for mail in outbox(session_factory) if str(mail["To"]) == "anna@example.test")
-    # 12:00 UTC + 48 h, and what is done then
-    assert "No order by Tue 24 Nov 2026 21:00 JST (Asia/Tokyo) → the autopilot decides" in " ".join(
-        text_of(anna).split()
-    )
+    when, _ = announced(anna) or ("", "")
+    assert when == "Tue 24 Nov 2026 21:00 JST (Asia/Tokyo)"  # 12:00 UTC + 48 h
 
 
 def test_a_reminder_comes_before_the_deadline_and_only_once(
@@ -104,17 +90,54 @@ def test_a_paused_game_has_no_deadline(
     assert actions(session_factory) == []
 
 
-def test_a_seat_that_misses_its_deadline_is_told_to_the_operator(
+def missed(factory: sessionmaker[Session]) -> dict[str, int]:
+    with factory.begin() as session:
+        return {s.name: s.missed_deadlines for s in session.scalars(select(m.Seat))}
+
+
+def pass_the_deadline(moderator: Moderator, clock: Clock, factory: sessionmaker[Session]) -> None:
+    with factory.begin() as session:
+        due = session.scalars(select(m.Game.deadline_at)).one()
+    assert due is not None
+    clock.now = due + timedelta(minutes=1)
+    moderator.tick()
+
+
+def test_after_three_missed_deadlines_in_a_row_the_operator_is_told_once(
+    session_factory: sessionmaker[Session], config: Config
+) -> None:
+    """Nobody writes: each deadline passed counts for the seat it was his; at the third
+    in a row the operator is told (once), and the seat's mails say so from the first."""
+    moderator, clock, _ = start_game(session_factory, config, "default")
+    limit = config.deadlines.missed_before_operator
+    while max(missed(session_factory).values()) < limit + 1:
+        pass_the_deadline(moderator, clock, session_factory)
+    with session_factory.begin() as session:
+        notes = session.scalars(select(m.OperatorNote).order_by(m.OperatorNote.id)).all()
+    told = [n.text for n in notes if n.kind is m.NoteKind.DEADLINES_MISSED]
+    reached = [name for name, count in missed(session_factory).items() if count >= limit]
+    assert len(told) == len(reached) >= 1
+    assert all(f"missed {limit} deadlines in a row" in text for text in told)
+    assert any("seat 1 (Anna <anna@example.test>)" in text for text in told)
+    anna = [mail for mail in outbox(session_factory) if str(mail["To"]) == "anna@example.test"]
+    last = " ".join(text_of(anna[-1]).split())
+    count = missed(session_factory)["Anna"]
+    assert f"You have missed {count} deadlines in a row." in last
+    assert "The moderator has been told" in last
+
+
+def test_an_order_ends_a_run_of_missed_deadlines(
     session_factory: sessionmaker[Session], config: Config
 ) -> None:
     moderator, clock, _ = start_game(session_factory, config, "default")
-    clock.now += timedelta(hours=49)
-    moderator.tick()
-    with session_factory.begin() as session:
-        notes = session.scalars(select(m.OperatorNote)).all()
-        assert [(n.kind, n.text) for n in notes] == [
-            (
-                m.NoteKind.DEADLINES_MISSED,
-                "seat 1 (Anna) missed a deadline; the autopilot decided for it",
-            )
-        ]
+    pass_the_deadline(moderator, clock, session_factory)  # Anna's role: the autopilot's
+    assert missed(session_factory)["Anna"] == 1
+    anna = [mail for mail in outbox(session_factory) if str(mail["To"]) == "anna@example.test"]
+    assert "You have missed 1 deadline in a row." in " ".join(text_of(anna[-1]).split())
+    # The autopilot took the settler for her: she settles first, and writes.
+    anna_reply = latest_reply_to(session_factory, "anna@example.test")
+    moderator.ingest(letter("anna@example.test", anna_reply, "take quarry"), source=PIPE)
+    moderator.process_all()
+    assert missed(session_factory)["Anna"] == 0
+    anna = [mail for mail in outbox(session_factory) if str(mail["To"]) == "anna@example.test"]
+    assert "missed" not in text_of(anna[-1])

@@ -1,0 +1,87 @@
+"""When a seat's decision falls due: deadlines run in hours of the seat's own clock, which
+stops over the weekend (when the game pauses then) and while he is away (when the game
+stretches deadlines for absences)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+SATURDAY = 5
+SUNDAY = 6
+
+
+def zone_of(name: str) -> ZoneInfo:
+    """The seat's time zone (stored names are checked when a seat is made; UTC if not)."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def _local_midnight(day: datetime, zone: ZoneInfo) -> datetime:
+    return datetime.combine(day.date(), time(0), tzinfo=zone).astimezone(UTC)
+
+
+def weekend_around(moment: datetime, zone: ZoneInfo) -> tuple[datetime, datetime]:
+    """The weekend (Saturday 00:00 to Monday 00:00 in ``zone``, as UTC instants) that
+    ``moment`` falls in, else the next one."""
+    local = moment.astimezone(zone)
+    weekday = local.weekday()
+    if weekday == SUNDAY:
+        saturday = local - timedelta(days=1)
+    else:
+        saturday = local + timedelta(days=(SATURDAY - weekday) % 7)
+    start = _local_midnight(saturday, zone)
+    end = _local_midnight(saturday + timedelta(days=2), zone)
+    return start, end
+
+
+def running_until(start: datetime, hours: float, zone: ZoneInfo, weekends: bool) -> datetime:
+    """The moment ``hours`` of running time after ``start``: with ``weekends`` paused,
+    the hours of Saturdays and Sundays in ``zone`` do not count (a deadline that would
+    fall in a weekend moves on by the weekend's length; DST days count as they are)."""
+    left = timedelta(hours=hours)
+    now = start
+    if not weekends:
+        return now + left
+    while True:
+        saturday, monday = weekend_around(now, zone)
+        if now >= saturday:  # inside a weekend: the clock starts again on Monday
+            now = monday
+            continue
+        if now + left <= saturday:
+            return now + left
+        left -= saturday - now
+        now = monday
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """A game's deadline rules, as they apply to one seat."""
+
+    hours: int  # running hours a decision may take
+    reminder_hours: int  # a reminder this many running hours before the deadline
+    weekends: bool  # Saturdays and Sundays do not count
+    zone: ZoneInfo  # the seat's time zone (where his weekend is)
+
+
+@dataclass(frozen=True, slots=True)
+class DueTimes:
+    due_at: datetime
+    remind_at: datetime | None
+
+
+def due_times(schedule: Schedule, start: datetime) -> DueTimes:
+    """The deadline and reminder of a decision whose clock starts at ``start`` (now, or
+    when an absent player is back)."""
+    due = running_until(start, schedule.hours, schedule.zone, schedule.weekends)
+    before = schedule.hours - schedule.reminder_hours
+    remind = None
+    if schedule.reminder_hours > 0 and before > 0:
+        remind = running_until(start, before, schedule.zone, schedule.weekends)
+    return DueTimes(due, remind)
+
+
+__all__ = ["DueTimes", "Schedule", "due_times", "running_until", "weekend_around", "zone_of"]
