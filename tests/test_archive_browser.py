@@ -138,6 +138,22 @@ def test_a_step_is_linked_by_its_round_and_role(browser: Browser, site: Path) ->
         assert shown.console_errors == []
 
 
+def test_on_a_wide_screen_the_log_follows_the_steps_and_the_page_stays(
+    browser: Browser, site: Path
+) -> None:
+    url = (site / "PR-1" / "index.html").as_uri() + "#r7-captain"
+    with browser.show(url=url, width=1200, height=900) as shown:
+        for _ in range(3):
+            shown.page.keyboard.press("ArrowRight")
+        seen = shown.page.evaluate(
+            """() => {
+              const r = document.querySelector('.log li.current').getBoundingClientRect();
+              return [r.top >= 0 && r.bottom <= window.innerHeight, window.scrollY];
+            }"""
+        )
+        assert seen == [True, 0]
+
+
 def test_the_buttons_and_the_slider_step_too(four: Shown) -> None:
     page = four.page
     page.get_by_role("button", name="The start").click()

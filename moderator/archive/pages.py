@@ -49,6 +49,9 @@ class Summary:
     updated_at: str | None  # the time of the last action
     deciding: tuple[str, ...]  # who must decide now
     deadline: str | None  # when, as text in UTC
+    # The database row's last change, when the pages were made from the database: how
+    # the daemon knows they are current.
+    stamp: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,6 +394,7 @@ def read_summary(folder: Path) -> Summary | None:
             updated_at=data["updated_at"],
             deciding=tuple(data["deciding"]),
             deadline=data["deadline"],
+            stamp=data.get("stamp"),
         )
     except (KeyError, TypeError):
         return None
@@ -405,6 +409,7 @@ def read_summary(folder: Path) -> Summary | None:
         or not all(isinstance(x, int) for x in numbers)
         or not isinstance(summary.updated_at, str | None)
         or not isinstance(summary.deadline, str | None)
+        or not isinstance(summary.stamp, str | None)
     ):
         return None
     return summary

@@ -12,7 +12,7 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,13 +43,21 @@ class GameVersion:
     tag: str
     version: int
     status: str
+    # When the game's row last changed: an undo followed by a new move gives the same
+    # version with other actions, and a new stamp.
+    stamp: str
 
 
 def game_versions(session: Session) -> list[GameVersion]:
     rows = session.execute(
-        select(m.Game.id, m.Game.tag, m.Game.version, m.Game.status).order_by(m.Game.id)
+        select(m.Game.id, m.Game.tag, m.Game.version, m.Game.status, m.Game.updated_at).order_by(
+            m.Game.id
+        )
     )
-    return [GameVersion(i, tag, version, status.value) for i, tag, version, status in rows]
+    return [
+        GameVersion(i, tag, version, status.value, updated.isoformat())
+        for i, tag, version, status, updated in rows
+    ]
 
 
 def export_game(session: Session, game_id: int) -> dict[str, object]:
@@ -69,18 +77,14 @@ def publish_games(
     done: list[tuple[str, str]] = []
     for g in games:
         summary = read_summary(out / g.tag)
-        if (
-            not force
-            and summary is not None
-            and summary.actions == g.version
-            and summary.status == g.status
-        ):
+        if not force and summary is not None and summary.stamp == g.stamp:
             done.append((g.tag, "current"))
             continue
         try:
             with factory.begin() as session:
                 record = read_record(export_game(session, g.id))
-            write_game(out, build_game(record))
+            pages = build_game(record)
+            write_game(out, replace(pages, summary=replace(pages.summary, stamp=g.stamp)))
             done.append((g.tag, "written"))
         except (RecordError, OSError) as exc:
             done.append((g.tag, f"failed: {exc}"))
@@ -119,7 +123,7 @@ class Publisher:
     def __init__(self, url: str, out: Path) -> None:
         self.url = url
         self.out = out
-        self.seen: dict[int, tuple[int, str]] = {}
+        self.seen: dict[int, str] = {}
         self._pool: ProcessPoolExecutor | None = None
         self._lock = asyncio.Lock()
 
@@ -137,7 +141,7 @@ class Publisher:
         """One pass: every game changed since the last pass gets its pages rebuilt."""
         async with self._lock:
             games: list[GameVersion] = await daemon.db(game_versions)
-            due = [g for g in games if self.seen.get(g.id) != (g.version, g.status)]
+            due = [g for g in games if self.seen.get(g.id) != g.stamp]
             if not due:
                 return []
             loop = asyncio.get_running_loop()
@@ -153,7 +157,7 @@ class Publisher:
                 log.exception("building pages failed")
                 done = [(g.tag, "failed") for g in due]
             for g in due:
-                self.seen[g.id] = (g.version, g.status)
+                self.seen[g.id] = g.stamp
             for tag, what in done:
                 if what == "written":
                     log.info("pages written game=%s dir=%s", tag, self.out)

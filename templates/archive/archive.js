@@ -17,6 +17,7 @@
   Object.keys(data.rounds).forEach(function (k) { byId[k] = data.rounds[k]; });
   var current = -1;
   var timer = null;
+  var ready = false;
   // The buildings for sale are folded on a narrow screen, until the reader opens them.
   var marketOpen = !window.matchMedia || window.matchMedia("(min-width: 760px)").matches;
 
@@ -81,7 +82,8 @@
     return panel("Roles", [el("div", { cls: "roles" }, b.roles.map(function (r) {
       var cls = "role" + (r.taken_by ? " taken" : "") + (r.current ? " current" : "");
       var by = r.taken_by ? (r.current ? "being carried out by " : "taken by ") + r.taken_by : "";
-      return el("div", { cls: cls }, [el("b", { text: r.name }), coins(r.doubloons),
+      var seat = r.taken_by ? data.names.indexOf(r.taken_by) : -1;
+      return el("div", { cls: cls, style: seat >= 0 ? "--seat:" + data.colours[seat] : "" }, [el("b", { text: r.name }), coins(r.doubloons),
         by ? el("span", { cls: "by", text: by }) : null]);
     }))], "roles-panel");
   }
@@ -207,6 +209,7 @@
   var events = document.getElementById("step-events");
   var cursor = document.getElementById("cursor");
   var logLines = document.querySelectorAll(".log li[data-step]");
+  var side = document.querySelector(".side-col");
 
   function localTime(iso) {
     var d = new Date(iso);
@@ -232,7 +235,22 @@
     slider.setAttribute("aria-valuetext", title.textContent);
     if (cursor) { cursor.setAttribute("x1", String(i)); cursor.setAttribute("x2", String(i)); }
     document.querySelectorAll(".now-score").forEach(function (node) { node.textContent = String(s.s[+node.getAttribute("data-seat")]); });
-    logLines.forEach(function (li) { li.classList.toggle("current", +li.getAttribute("data-step") === i); });
+    var first = null;
+    logLines.forEach(function (li) {
+      var on = +li.getAttribute("data-step") === i;
+      li.classList.toggle("current", on);
+      if (on && !first) first = li;
+    });
+    // On a wide screen the log has a scrolling column of its own: keep the step in view
+    // there (on a narrow one that would pull the whole page down to the log).
+    // Not when the page opens: the reader first sees the scores at the top of the column.
+    if (ready && first && side && getComputedStyle(side).overflowY === "auto") {
+      var line = first.getBoundingClientRect(), box = side.getBoundingClientRect();
+      var top = Math.max(box.top, 0), bottom = Math.min(box.bottom, window.innerHeight);
+      // the column scrolls, never the page
+      if (line.bottom > bottom) side.scrollTop += line.bottom - bottom + 8;
+      else if (line.top < top) side.scrollTop -= top - line.top + 8;
+    }
     document.querySelectorAll("[data-go]").forEach(function (b) {
       var back = /first|prev/.test(b.getAttribute("data-go"));
       var fwd = /last|next|play/.test(b.getAttribute("data-go"));
@@ -313,4 +331,5 @@
     if (t) node.textContent = " (your time: " + t + ")";
   });
   if (!fromAddress()) go(last, true);
+  ready = true;
 })();

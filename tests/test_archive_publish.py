@@ -1,0 +1,108 @@
+"""Games from the database written as pages (moderator.archive.publish): only those that
+changed, including a move taken back and replaced by another."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+import pytest
+from sqlalchemy.orm import Session, sessionmaker
+
+from moderator.archive.publish import game_versions, publish_games
+from moderator.cli import main
+from moderator.config import Config, DatabaseSection, ModeratorSection, new_secret
+from moderator.service.admin import Admin, NewPlayer
+from moderator.service.core import Moderator
+from moderator.store import models as m
+from moderator.store.db import make_engine, make_session_factory
+from moderator.store.migrate import upgrade
+
+PLAYERS = [
+    NewPlayer("Anna", "anna@example.test"),
+    NewPlayer("Bob", "bob@example.test"),
+    NewPlayer("Chris", "chris@example.test"),
+]
+
+
+class Table:
+    def __init__(self, tmp_path: Path) -> None:
+        self.url = f"sqlite:///{tmp_path / 'm.sqlite'}"
+        upgrade(self.url)
+        self.engine = make_engine(self.url)
+        self.factory: sessionmaker[Session] = make_session_factory(self.engine)
+        self.config = Config(
+            moderator=ModeratorSection(address="moderator@example.test", secret=new_secret()),
+            database=DatabaseSection(url=self.url),
+        )
+        self.moderator = Moderator(self.config, self.factory)
+        self.admin = Admin(self.moderator)
+        self.tag, self.passwords = self.admin.new_game(PLAYERS, seed=7)
+        self.out = tmp_path / "site"
+
+    def order(self, seat: int, text: str) -> None:
+        msg = EmailMessage()
+        msg["From"] = PLAYERS[seat].address
+        msg["To"] = "moderator@example.test"
+        msg["Subject"] = f"[{self.tag}] orders"
+        msg["Message-ID"] = make_msgid(domain="publish.example.test")
+        msg.set_content(f"password {self.passwords[seat]}\n{text}\n")
+        self.moderator.ingest(bytes(msg), source=m.MessageSource.PIPE)
+        assert self.moderator.process_all() == 1
+
+    def publish(self) -> list[tuple[str, str]]:
+        with self.factory.begin() as session:
+            games = game_versions(session)
+        return publish_games(self.factory, self.out, games)
+
+    def summary(self) -> dict[str, object]:
+        data = json.loads((self.out / self.tag / "summary.json").read_text(encoding="utf-8"))
+        assert isinstance(data, dict)
+        return data
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    t = Table(tmp_path)
+    yield t
+    t.engine.dispose()
+
+
+def test_only_changed_games_are_written_again(table: Table) -> None:
+    assert table.publish() == [(table.tag, "written")]
+    assert table.publish() == [(table.tag, "current")]
+    table.order(0, "role builder")
+    assert table.publish() == [(table.tag, "written")]
+    assert table.summary()["actions"] == 1
+
+
+def test_a_move_taken_back_and_replaced_is_published(table: Table) -> None:
+    table.order(0, "role builder")
+    table.publish()
+    table.admin.undo(table.tag, "a slip of the keyboard")
+    table.order(0, "role settler")  # the same number of actions as before, other ones
+    assert table.publish() == [(table.tag, "written")]
+    page = (table.out / table.tag / "index.html").read_text(encoding="utf-8")
+    assert "Anna chooses the settler." in page and "Anna chooses the builder." not in page
+
+
+def test_moderator_archive_writes_a_game_of_the_database(
+    table: Table, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text(
+        f'[database]\nurl = "{table.url}"\n[moderator]\nsecret = "{new_secret()}"\n',
+        encoding="utf-8",
+    )
+    table.order(0, "role builder")
+    out = tmp_path / "pages"
+    assert main(["archive", table.tag, "--out", str(out), "--config", str(config)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == (out / table.tag / "index.html").as_uri()
+    record = json.loads((out / table.tag / f"{table.tag}.json").read_text(encoding="utf-8"))
+    assert record["actions"][0]["action"] == {"type": "role", "role": "builder"}
+    assert main(["archive", "PR-99", "--out", str(out), "--config", str(config)]) == 2
+    assert "no game 'PR-99'" in capsys.readouterr().err
