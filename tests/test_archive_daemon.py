@@ -3,6 +3,7 @@ after every change, and without ever holding up or breaking the mail."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -146,3 +147,47 @@ def test_pages_that_cannot_be_written_never_stop_the_mail(
     err = daemon.stop()
     assert "pages not written" in err and "Traceback" not in err
     assert blocked.read_text() == "a file where the archive should be"
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_a_daemon_killed_outright_leaves_no_page_builder_behind(
+    tmp_path: Path, running: Callable[[Path], Running]
+) -> None:
+    daemon = running(tmp_path / "site")
+    assert wait_for(lambda: daemon.summary().get("status") == "active")
+    builders = [
+        pid
+        for pid in children(daemon.proc.pid)
+        if b"multiprocessing.spawn" in (Path("/proc") / str(pid) / "cmdline").read_bytes()
+    ]
+    assert builders, "no page builder process"
+    daemon.proc.kill()
+    daemon.proc.wait(timeout=30)
+    try:
+        assert wait_for(lambda: not any(alive(pid) for pid in builders), seconds=20)
+    finally:
+        for pid in builders:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)

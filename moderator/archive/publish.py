@@ -9,6 +9,8 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -104,10 +106,19 @@ def _factory(url: str) -> sessionmaker[Session]:
     return make_session_factory(make_engine(url))
 
 
-def _worker_start() -> None:
-    """The page builder gives way to the daemon and the mail servers."""
+def _worker_start(daemon_pid: int) -> None:
+    """The page builder gives way to the daemon and the mail servers, and ends with the
+    daemon: a daemon killed outright (SIGKILL, the OOM killer) leaves no builder behind,
+    which would otherwise wait for work for ever."""
     with contextlib.suppress(OSError):
         os.nice(10)
+
+    def watch() -> None:
+        while os.getppid() == daemon_pid:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-daemon", daemon=True).start()
 
 
 def build_in_worker(url: str, out: str, games: list[GameVersion]) -> list[tuple[str, str]]:
@@ -134,6 +145,7 @@ class Publisher:
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_worker_start,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
