@@ -61,6 +61,18 @@ def check_operator(config: Config) -> Check:
     return Check("operator", Status.OK, f"{config.moderator.operator} is told about failures")
 
 
+def check_archive(config: Config) -> Check:
+    """The games' web pages ([archive] dir set): a folder that cannot be written only
+    warns, since the mail goes on without the pages."""
+    root = Path(config.archive.dir)
+    folder = _unwritable(root)
+    if folder is not None:
+        return Check(
+            "archive", Status.WARN, f"cannot write {folder}: the games' pages will not be written"
+        )
+    return Check("archive", Status.OK, f"the games' pages are written to {root}")
+
+
 def check_database(config: Config) -> list[Check]:
     """The database and its schema; then which daemons use it (none is no failure: the
     check comes before the first start)."""
@@ -93,10 +105,19 @@ def check_database(config: Config) -> list[Check]:
     ]
 
 
+def _unwritable(root: Path) -> Path | None:
+    """The folder that stops ``root`` from being written (itself, or the first of its
+    parents that exists), or None when it can be."""
+    folder = root if root.exists() else next((p for p in root.parents if p.exists()), root)
+    if folder.is_dir() and os.access(folder, os.W_OK | os.X_OK):
+        return None
+    return folder
+
+
 def check_maildir(config: Config) -> Check:
     root = Path(config.maildir.path)
-    folder = root if root.exists() else next((p for p in root.parents if p.exists()), root)
-    if not os.access(folder, os.W_OK | os.X_OK):
+    folder = _unwritable(root)
+    if folder is not None:
         return Check("maildir", Status.FAIL, f"cannot write {folder} (for {root})")
     uses = [
         w
@@ -154,6 +175,8 @@ def run_checks(config: Config) -> list[Check]:
     checks = [check_secret(config), *check_database(config), check_operator(config)]
     if "maildir" in (config.source, config.outgoing):
         checks.append(check_maildir(config))
+    if config.archive.dir:
+        checks.append(check_archive(config))
     checks += asyncio.run(check_servers(config))
     return checks
 

@@ -106,3 +106,24 @@ def test_moderator_archive_writes_a_game_of_the_database(
     assert record["actions"][0]["action"] == {"type": "role", "role": "builder"}
     assert main(["archive", "PR-99", "--out", str(out), "--config", str(config)]) == 2
     assert "no game 'PR-99'" in capsys.readouterr().err
+
+
+def test_moderator_check_says_whether_the_pages_can_be_written(
+    table: Table, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    for folder, expected in (
+        (tmp_path / "pages" / "new", "ok    archive   the games' pages are written to"),
+        (blocked / "pages", f"warn  archive   cannot write {blocked}: the games' pages"),
+    ):
+        config = tmp_path / "c.toml"
+        config.write_text(
+            f'source = "maildir"\noutgoing = "maildir"\n[database]\nurl = "{table.url}"\n'
+            f'[moderator]\nsecret = "{new_secret()}"\n[maildir]\npath = "{tmp_path}/mail"\n'
+            f'[archive]\ndir = "{folder}"\n',
+            encoding="utf-8",
+        )
+        assert main(["check", "--config", str(config)]) == 0  # the mail goes on without
+        out = capsys.readouterr().out
+        assert expected in out, out
