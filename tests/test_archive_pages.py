@@ -232,3 +232,20 @@ def test_moderator_archive_refuses_a_bad_record_with_one_line(
 def test_moderator_archive_needs_a_folder(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["archive", "--record", str(RECORDS / "two-players.json")]) == 2
     assert "--out DIR, or [archive] dir" in capsys.readouterr().err
+
+
+def test_a_game_started_from_a_position_has_its_pages() -> None:
+    """`game new --position`: the record starts from a state in the middle of a phase."""
+    data = four()
+    record = read_record(data)
+    game = record.start()
+    for entry in record.actions[:95]:  # into the captain phase of round 7
+        game.apply(entry.seat, entry.action)
+    assert game.state.role >= 0
+    data["game"]["initial_state"] = json.loads(game.to_json())
+    data["actions"] = [{**a, "seq": i + 1} for i, a in enumerate(data["actions"][95:])]
+    pages = build_game(read_record(data))
+    steps = embedded(pages.html)["steps"]
+    assert len(steps) == len(data["actions"]) + 1
+    assert steps[1]["id"] == "r7-captain-1"
+    assert "Winner: <strong>Anna</strong> with 53 points" in pages.html
