@@ -106,7 +106,7 @@ def test_steps_are_named_by_round_and_role_for_links() -> None:
 def test_the_page_shows_the_final_scores_with_their_breakdown() -> None:
     record = load_record(RECORDS / "four-players.json")
     page = build_game(record).html
-    assert "Winner: <strong>Anna</strong> with 53 points" in page
+    assert "<strong>Anna wins with 53 VP.</strong>" in page
     table = page[
         page.index('<table class="final">') : page.index(
             "</table>", page.index('<table class="final">')
@@ -248,4 +248,4 @@ def test_a_game_started_from_a_position_has_its_pages() -> None:
     steps = embedded(pages.html)["steps"]
     assert len(steps) == len(data["actions"]) + 1
     assert steps[1]["id"] == "r7-captain-1"
-    assert "Winner: <strong>Anna</strong> with 53 points" in pages.html
+    assert "<strong>Anna wins with 53 VP.</strong>" in pages.html

@@ -54,6 +54,11 @@
     });
     return node;
   }
+  // A fact of the board as the mails word it ("indigo, sugar; 2 free").
+  function worded(facts, label) {
+    for (var i = 0; i < facts.length; i++) if (facts[i].label === label) return facts[i].values.join("; ");
+    return "";
+  }
   function plural(n, word, words) { return n + " " + (n === 1 ? word : (words || word + "s")); }
   function picture(label, kids, cls) { return el("span", { role: "img", "aria-label": label, cls: cls || "" }, kids); }
   function barrel(good) { return el("span", { cls: "barrel g-" + good, title: good, "aria-hidden": "true" }); }
@@ -100,7 +105,7 @@
   function drawCommons(b) {
     var house = b.trading_house.map(function (g) { return barrel(g); });
     for (var i = 0; i < b.trading_house_free; i++) house.push(el("span", { cls: "slot", "aria-hidden": "true", text: "?" }));
-    var houseText = "Trading house: " + (b.trading_house.length ? b.trading_house.join(", ") : "empty") + "; " + b.trading_house_free + " free";
+    var houseText = "Trading house: " + worded(b.facts, "Trading house");
     var goods = b.goods_supply.map(function (g) {
       return el("span", { cls: "item" }, [barrel(g.good), el("span", { text: g.count + " " + g.good })]);
     });
@@ -115,7 +120,7 @@
         fact("VP chips left", [el("span", { cls: "chip", text: String(b.vp_chips) })])
       ]),
       panel("Plantations and goods", [
-        fact("Face up", [picture("Plantations face up: " + (b.face_up.join(", ") || "none"), plantations, "tiles"),
+        fact("Face up", [picture("Plantations: " + worded(b.facts, "Plantations"), plantations, "tiles"),
           el("span", { cls: "muted small", "aria-hidden": "true", text: b.face_up.join(", ") || "none" })]),
         fact("Quarries", [el("span", { cls: "tile g-quarry", "aria-hidden": "true" }), el("span", { cls: "count", text: String(b.quarries) })]),
         fact("Face down", [el("span", { cls: "count", text: plural(b.pile, "plantation") })]),
@@ -172,7 +177,7 @@
       }
     });
     for (var k = 0; k < p.island_free; k++) isles.push(el("span", { cls: "isle free" }));
-    var islandText = "Island (manned/tiles): " + (p.island.map(function (t) { return t.text; }).join(", ") || "nothing") + "; " + p.island_free + " free";
+    var islandText = "Island (manned/tiles): " + worded(p.facts, "Island");
     // the city: a building per space (a large one takes two), with its circles
     var built = p.city.filter(function (x) { return x.large; }).concat(p.city.filter(function (x) { return !x.large; }));
     var city = built.map(function (x) {
@@ -192,10 +197,12 @@
   }
 
   function drawBoard(b, scores) {
-    var where = "Round " + b.round + " · " + b.phase + (b.role ? " (" + b.role_holder + " chose the " + b.role + ")" : "") + " · governor " + b.governor;
-    var kids = [el("p", { cls: "where", text: where })];
-    if (b.deciding.length) kids.push(el("p", { cls: "deciding-now", text: "Now deciding: " + b.deciding.join(", ") + "." }));
-    if (b.last_round) kids.push(el("p", { cls: "warn", text: "This is the last round: " + b.end_reason + "." }));
+    // The mails' own words for where the game is and what is pressing.
+    var kids = [el("p", { cls: "where", text: b.title })];
+    b.notices.forEach(function (notice, k) {
+      var warn = b.last_round && k === b.notices.length - 1;
+      kids.push(el("p", { cls: warn ? "warn" : "deciding-now", text: notice }));
+    });
     kids.push(drawCommons(b));
     kids.push(el("div", { cls: "players" }, b.players.map(function (p) { return drawPlayer(p, scores[p.seat]); })));
     return el("div", { cls: "drawn" }, kids);
