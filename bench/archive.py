@@ -7,7 +7,9 @@ tests/data/records/, made by `make demo` with 2, 4 and 5 players) as `moderator 
 --record` does — replay, the board of every step, the page — and writes them into a
 temporary folder. Reported per game: the bytes written (page + record) and the build
 time, the median over the runs with min–max as the machine's noise, and the ratios to
-the targets of issue 14: under 2 MB and under 2 s for a whole game.
+the targets of issue 14: under 2 MB and under 2 s for a whole game. Also the daemon's
+case: the pages built again after one more action by the same PageBuilder, which
+replays only that action.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from moderator.archive.pages import build_game, publish
-from moderator.archive.record import load_record
+from moderator.archive.pages import PageBuilder, build_game, publish
+from moderator.archive.record import load_record, read_record
 
 RECORDS = Path(__file__).resolve().parents[1] / "tests" / "data" / "records"
 MAX_BYTES = 2_000_000
@@ -42,6 +44,20 @@ def measure(path: Path, runs: int) -> None:
         f"{path.name:<20} {len(record.actions):>4} actions  {size / 1e6:5.2f} MB "
         f"({size / MAX_BYTES:.2f} of 2 MB)  built in {median:.2f} s "
         f"[{min(times):.2f}-{max(times):.2f}] ({median / MAX_SECONDS:.2f} of 2 s)"
+    )
+    before = dict(record.data)
+    before["actions"] = list(record.data["actions"])[:-1]
+    before["final"] = None
+    again = []
+    for _ in range(runs):
+        builder = PageBuilder()
+        builder.build(read_record(before))
+        start = time.perf_counter()
+        builder.build(record)
+        again.append(time.perf_counter() - start)
+    print(
+        f"{'':<20} after one more action, by the daemon's builder: "
+        f"{statistics.median(again):.3f} s [{min(again):.3f}-{max(again):.3f}]"
     )
 
 

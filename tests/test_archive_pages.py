@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 from markupsafe import escape
 
+import moderator.archive.pages as pages_module
 from moderator.archive.pages import (
     GamePages,
+    PageBuilder,
     board_data,
     build_game,
     patch,
@@ -21,7 +23,7 @@ from moderator.archive.pages import (
     read_summary,
     replay_steps,
 )
-from moderator.archive.record import load_record, read_record
+from moderator.archive.record import RecordError, load_record, read_record
 from moderator.cli import main
 from moderator.engine import Game
 
@@ -249,3 +251,49 @@ def test_a_game_started_from_a_position_has_its_pages() -> None:
     assert len(steps) == len(data["actions"]) + 1
     assert steps[1]["id"] == "r7-captain-1"
     assert "<strong>Anna wins with 53 VP.</strong>" in pages.html
+
+
+def truncated(data: dict[str, Any], n: int) -> dict[str, Any]:
+    """The record as it was after ``n`` actions, while the game ran."""
+    data = copy.deepcopy(data)
+    data["actions"] = data["actions"][:n]
+    data["final"] = None
+    data["game"]["status"] = "active"
+    return data
+
+
+def test_the_page_builder_replays_only_new_actions_and_builds_the_same_pages(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    builder = PageBuilder()
+    full = four()
+    starts = []
+    real_start = pages_module.start_game
+    monkeypatch.setattr(pages_module, "start_game", lambda r: starts.append(r) or real_start(r))
+    for n in (0, 40, 41, 120, 259):
+        part = full if n == 259 else truncated(full, n)
+        built = builder.build(read_record(part))
+        assert len(starts) == 1  # replayed from the start once only
+        assert built == build_game(read_record(part)), n
+        starts.pop()  # build_game's own
+
+
+def test_the_page_builder_starts_again_when_moves_were_taken_back() -> None:
+    builder = PageBuilder()
+    full = four()
+    builder.build(read_record(truncated(full, 41)))
+    other = truncated(full, 40)
+    other["actions"].append({**full["actions"][40], "action": {"type": "pass"}})
+    assert builder.build(read_record(other)) == build_game(read_record(other))
+
+
+def test_the_page_builder_keeps_nothing_of_a_record_that_fails() -> None:
+    builder = PageBuilder()
+    full = four()
+    builder.build(read_record(truncated(full, 40)))
+    bad = truncated(full, 42)
+    bad["actions"][41]["action"] = {"type": "role", "role": "settler"}
+    with pytest.raises(RecordError):
+        builder.build(read_record(bad))
+    good = truncated(full, 60)
+    assert builder.build(read_record(good)) == build_game(read_record(good))

@@ -25,7 +25,7 @@ from ..render.env import environment
 from ..render.views import ScoresView, board_view, format_deadline, printable, scores_view
 from ..resources import data_path, data_text
 from .log import ACTOR_NOTES, GameLog, LogRound
-from .record import Record, replay, start_game
+from .record import Record, RecordAction, replay, start_game
 
 # The players' colours (Okabe and Ito's palette, told apart with any colour vision).
 SEAT_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00")
@@ -126,45 +126,66 @@ def _phase_label(log: GameLog) -> str:
     return f"Round {rnd.round} · {phase.role.label}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Replayed:
     """A record replayed: the page's steps, the log, the game at the end, and every
-    player's score after every step."""
+    player's score after every step. Extended in place when the game goes on."""
 
+    start: tuple[object, ...]  # what the game began from
+    entries: list[RecordAction]  # the actions replayed
     steps: list[dict[str, Any]]
     log: GameLog
     game: Game
     totals: list[tuple[int, ...]]
+    board: dict[str, Any]  # the board after the last step
+
+    def continues(self, record: Record) -> bool:
+        """Whether ``record`` is this game with (perhaps) more actions."""
+        n = len(self.entries)
+        return (
+            self.start == _start_of(record)
+            and len(record.actions) >= n
+            and list(record.actions[:n]) == self.entries
+        )
 
 
-def replay_steps(record: Record) -> Replayed:
+def _start_of(record: Record) -> tuple[object, ...]:
+    return (record.variant, record.seed, record.names, record.initial_state)
+
+
+def replay_steps(record: Record, resume: Replayed | None = None) -> Replayed:
     """Every step of the game, checked (raises RecordError): step 0 the start, step k
-    the board after action k, with its sentences and the scores."""
-    game = start_game(record)
-    log = GameLog(game)
-    board = board_data(game)
-    totals = [tuple(sc.total for sc in game.scores())]
-    steps: list[dict[str, Any]] = [
-        {"id": "start", "label": _phase_label(log), "e": [], "p": board, "s": totals[0]}
-    ]
-    for step in replay(record):
-        entry, game = step.entry, step.game
-        logged = log.add(entry.seq, step.events, entry.actor)
-        after = board_data(game)
-        totals.append(tuple(sc.total for sc in game.scores()))
-        steps.append(
+    the board after action k, with its sentences and the scores. ``resume``: the same
+    game replayed before, taken over and extended by the actions since (it must not
+    be used again: on an error it is left half extended)."""
+    if resume is not None and resume.continues(record):
+        done = resume
+    else:
+        game = start_game(record)
+        log = GameLog(game)
+        board = board_data(game)
+        totals = [tuple(sc.total for sc in game.scores())]
+        first = {"id": "start", "label": _phase_label(log), "e": [], "p": board, "s": totals[0]}
+        done = Replayed(_start_of(record), [], [first], log, game, totals, board)
+    for step in replay(record, done.game, len(done.entries)):
+        entry = step.entry
+        logged = done.log.add(entry.seq, step.events, entry.actor)
+        after = board_data(step.game)
+        done.totals.append(tuple(sc.total for sc in step.game.scores()))
+        done.steps.append(
             {
                 "id": logged.anchor,
-                "label": _phase_label(log),
+                "label": _phase_label(done.log),
                 "e": [line.text for line in logged.lines],
                 "n": ACTOR_NOTES.get(entry.actor),
                 "t": entry.at,
-                "p": patch(board, after),
-                "s": totals[-1],
+                "p": patch(done.board, after),
+                "s": done.totals[-1],
             }
         )
-        board = after
-    return Replayed(steps, log, game, totals)
+        done.entries.append(entry)
+        done.board = after
+    return done
 
 
 # -- the score chart ----------------------------------------------------------------------
@@ -271,7 +292,29 @@ def _deadline(record: Record) -> tuple[str, str] | None:
 def build_game(record: Record) -> GamePages:
     """A game's page, its record and its summary, from the record alone (raises
     RecordError when the record does not replay)."""
-    done = replay_steps(record)
+    return render_game(record, replay_steps(record))
+
+
+class PageBuilder:
+    """Builds games' pages again and again (the daemon's page builder): the replays of
+    the last ``keep`` games are kept, so that a game's next build replays only the
+    actions since its last."""
+
+    def __init__(self, keep: int = 16) -> None:
+        self.keep = keep
+        self._replays: dict[str, Replayed] = {}
+
+    def build(self, record: Record) -> GamePages:
+        # Taken out first: a replay that fails half way is not kept.
+        done = replay_steps(record, self._replays.pop(record.tag, None))
+        self._replays[record.tag] = done
+        while len(self._replays) > self.keep:
+            del self._replays[next(iter(self._replays))]  # the least recently built
+        return render_game(record, done)
+
+
+def render_game(record: Record, done: Replayed) -> GamePages:
+    """The pages of a game replayed."""
     game = done.game
     names = tuple(printable(n) for n in record.names)
     scores: ScoresView = scores_view(game)
@@ -440,6 +483,7 @@ def publish(out: Path, games: Iterable[GamePages]) -> list[Path]:
 __all__ = [
     "SEAT_COLOURS",
     "GamePages",
+    "PageBuilder",
     "Summary",
     "board_data",
     "build_game",

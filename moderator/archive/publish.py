@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..service.core import Moderator
 from ..store import models as m
 from ..store.db import make_engine, make_session_factory
-from .pages import build_game, read_summary, write_game, write_index
+from .pages import PageBuilder, read_summary, write_game, write_index
 from .record import RecordError, export_record, read_record
 
 if TYPE_CHECKING:
@@ -71,11 +71,18 @@ def export_game(session: Session, game_id: int) -> dict[str, object]:
 
 
 def publish_games(
-    factory: sessionmaker[Session], out: Path, games: Sequence[GameVersion], *, force: bool = False
+    factory: sessionmaker[Session],
+    out: Path,
+    games: Sequence[GameVersion],
+    *,
+    force: bool = False,
+    builder: PageBuilder | None = None,
 ) -> list[tuple[str, str]]:
     """Write the pages of ``games`` whose pages under ``out`` are not current (all of
     them with ``force``), then the index; returns (tag, what happened) for each game:
-    "written", "current" or the error."""
+    "written", "current" or the error. ``builder``: one that has built these games
+    before (it replays only their new actions)."""
+    builder = builder or PageBuilder(keep=0)
     done: list[tuple[str, str]] = []
     for g in games:
         summary = read_summary(out / g.tag)
@@ -85,7 +92,7 @@ def publish_games(
         try:
             with factory.begin() as session:
                 record = read_record(export_game(session, g.id))
-            pages = build_game(record)
+            pages = builder.build(record)
             write_game(out, replace(pages, summary=replace(pages.summary, stamp=g.stamp)))
             done.append((g.tag, "written"))
         except (RecordError, OSError) as exc:
@@ -121,9 +128,13 @@ def _worker_start(daemon_pid: int) -> None:
     threading.Thread(target=watch, name="watch-daemon", daemon=True).start()
 
 
+# The page builder's replays, kept from one change of a game to the next.
+_BUILDER = PageBuilder()
+
+
 def build_in_worker(url: str, out: str, games: list[GameVersion]) -> list[tuple[str, str]]:
     """Run in the page builder's process: its own connection to the database."""
-    return publish_games(_factory(url), Path(out), games)
+    return publish_games(_factory(url), Path(out), games, builder=_BUILDER)
 
 
 class Publisher:

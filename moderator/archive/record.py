@@ -344,12 +344,14 @@ def start_game(record: Record) -> Game:
     return game
 
 
-def replay(record: Record) -> Iterator[Step]:
+def replay(record: Record, game: Game | None = None, start: int = 0) -> Iterator[Step]:
     """Apply the record's actions one by one from its start, checking each (legal, in
     the round it claims) and at the end the final scores; raises RecordError at the
-    first one that does not hold."""
-    game = start_game(record)
-    for i, entry in enumerate(record.actions):
+    first one that does not hold. ``game`` and ``start``: go on from the game after the
+    first ``start`` actions (replayed before)."""
+    if game is None:
+        game = start_game(record)
+    for i, entry in enumerate(record.actions[start:], start):
         where = f"actions[{i}]"
         if entry.round != game.state.round:
             raise RecordError(
