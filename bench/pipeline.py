@@ -152,6 +152,9 @@ connections = {connections}
 replies_per_sender_per_hour = 1000000
 [deadlines]
 tick_seconds = 5.0
+[autopilot]
+# The instant player: this bench measures mail; the search's thinking is bench/bots.py's.
+player = "heuristic"
 """
     )
     return path

@@ -44,7 +44,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from moderator.bots import HeuristicBot
-from moderator.config import Config, LimitsSection, ModeratorSection
+from moderator.config import AutopilotSection, Config, LimitsSection, ModeratorSection
 from moderator.engine import Action, Game, action_to
 from moderator.orders import format_action
 from moderator.service.admin import Admin, NewPlayer
@@ -116,10 +116,13 @@ def play(seed: int) -> Line:
 
 
 def config() -> Config:
-    # No reply cap in the way: every order costs its full work (reply and boards).
+    # No reply cap in the way: every order costs its full work (reply and boards). The
+    # instant autopilot: the mails of each order go out in its own transaction, as this
+    # bench has always measured (the search player's thinking is bench/bots.py's).
     return Config(
         moderator=ModeratorSection(address=ADDRESS, secret=SECRET),
         limits=LimitsSection(replies_per_sender_per_hour=10**9),
+        autopilot=AutopilotSection(player="heuristic"),
     )
 
 

@@ -166,8 +166,9 @@ class DeadlinesSection:
 
 @dataclass(frozen=True, slots=True)
 class AutopilotSection:
-    player: str = "heuristic"  # heuristic
+    player: str = "search"  # search | heuristic
     seconds: float = 1.0
+    playouts: int = 0  # 0: think ``seconds``
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +224,7 @@ _CHOICES = {
     ("smtp", "security"): ("starttls", "tls", "plain"),
     ("deadlines", "action"): ("default", "autopilot", "wait"),
     ("deadlines", "absence"): ("autopilot", "stretch"),
-    ("autopilot", "player"): ("heuristic",),
+    ("autopilot", "player"): ("search", "heuristic"),
 }
 
 
@@ -328,6 +329,7 @@ BOUNDS = (
     Bound("deadlines", "missed_before_operator", 1, 1000),
     Bound("deadlines", "longest_absence_days", 1, 366),
     Bound("autopilot", "seconds", 0, 60, above=True),
+    Bound("autopilot", "playouts", 0, 100_000),
 )
 
 

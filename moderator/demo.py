@@ -29,6 +29,7 @@ from .archive.record import read_record
 from .bots import HeuristicBot
 from .config import (
     ArchiveSection,
+    AutopilotSection,
     Config,
     DatabaseSection,
     MaildirSection,
@@ -117,6 +118,8 @@ async def play_by_mail(
         database=DatabaseSection(url=url),
         maildir=MaildirSection(path=str(root)),
         archive=ArchiveSection(dir=str(root / "archive")),
+        # The demo's bots answer in milliseconds: the instant autopilot keeps pace.
+        autopilot=AutopilotSection(player="heuristic"),
     )
     mailboxes = root / "mailboxes"
     inbox_path = root / "inbox"

@@ -40,6 +40,9 @@ secret = "FKbNdhMDWVYwF5ALDLC9SIJtcCTxR-fNAzapm0gQgOk"
 
 [database]
 url = "sqlite:///{path}"
+
+[autopilot]
+player = "heuristic"
 """
 
 

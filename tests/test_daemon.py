@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from moderator.bots import Budget
 from moderator.config import load_config
 from moderator.daemon import Daemon
 from moderator.demo import MailBot, play_by_mail
@@ -46,6 +47,8 @@ url = "sqlite:///{tmp_path}/m.sqlite"
 path = "{tmp_path}/mail"
 [deadlines]
 tick_seconds = 0.2
+[autopilot]
+player = "heuristic"
 """
     )
     return path
@@ -84,9 +87,10 @@ def test_a_whole_game_by_mail_through_the_daemon(tmp_path: Path) -> None:
 
 
 def test_a_whole_game_with_the_autopilot_thinking_in_a_process_of_its_own(tmp_path: Path) -> None:
-    """Every turn mail waits for the planner (the autopilot deciding off the mail path, in
-    another process) and names the exact deadline action; the game runs to its end."""
-    autopilot = replace(PLAYERS[Player.HEURISTIC], inline=False)
+    """The search player, as deployed: every turn mail waits for the planner (deciding off
+    the mail path, in a process of its own) and names the exact deadline action; the game
+    runs to its end. (A few playouts a decision keep the game quick.)"""
+    autopilot = replace(PLAYERS[Player.SEARCH], budget=Budget.of_playouts(3))
     tag, daemon, admin = asyncio.run(
         play_by_mail(tmp_path, ["Anna", "Bob", "Chris"], seed=5, autopilot=autopilot)
     )

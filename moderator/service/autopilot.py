@@ -9,7 +9,8 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ..bots import HeuristicBot
+from ..bots import Budget, HeuristicBot, search
+from ..bots.search import DEFAULT_BUDGET
 from ..config import AutopilotSection
 from ..engine import Action, Game, action_to
 
@@ -17,10 +18,15 @@ log = logging.getLogger("moderator.autopilot")
 
 
 class Player(enum.StrEnum):
-    HEURISTIC = "heuristic"
+    SEARCH = "search"  # determinised Monte Carlo search: strong, seconds a decision
+    HEURISTIC = "heuristic"  # one greedy step: milliseconds (the demo's)
 
 
-def _heuristic(game: Game, seat: int, seed: int, seconds: float) -> Action:
+def _search(game: Game, seat: int, seed: int, budget: Budget) -> Action:
+    return search(game, seat, seed, budget)
+
+
+def _heuristic(game: Game, seat: int, seed: int, budget: Budget) -> Action:
     return HeuristicBot(seed).choose(game, seat)
 
 
@@ -32,17 +38,25 @@ class Autopilot:
     the decision wait for it."""
 
     player: Player
-    choose: Callable[[Game, int, int, float], Action]
+    choose: Callable[[Game, int, int, Budget], Action]
     inline: bool
-    seconds: float = 1.0  # thinking time per decision, for players that search
+    budget: Budget = DEFAULT_BUDGET  # how long a player that searches thinks
 
 
-PLAYERS = {Player.HEURISTIC: Autopilot(Player.HEURISTIC, _heuristic, inline=True)}
+PLAYERS = {
+    Player.SEARCH: Autopilot(Player.SEARCH, _search, inline=False),
+    Player.HEURISTIC: Autopilot(Player.HEURISTIC, _heuristic, inline=True),
+}
 
 
 def configured(section: AutopilotSection) -> Autopilot:
-    """The autopilot the configuration names (config.py checks the name)."""
-    return replace(PLAYERS[Player(section.player)], seconds=section.seconds)
+    """The autopilot the configuration names (config.py checks the name and numbers):
+    thinking ``seconds`` a decision, or exactly ``playouts`` when set."""
+    if section.playouts:
+        budget = Budget.of_playouts(section.playouts)
+    else:
+        budget = Budget(seconds=section.seconds)
+    return replace(PLAYERS[Player(section.player)], budget=budget)
 
 
 def autopilot_seed(game_seed: int, seq: int, seat: int) -> int:
@@ -51,16 +65,21 @@ def autopilot_seed(game_seed: int, seq: int, seat: int) -> int:
     return game_seed ^ (seq << 8) ^ seat
 
 
-def decide(autopilot: Autopilot, state_json: str, seat: int, seed: int) -> str:
-    """The autopilot's action as the log stores it (JSON), from a position as the store
-    keeps it: a pure function, so that it may run in another process."""
-    game = Game.from_json(state_json)
+def choose(autopilot: Autopilot, game: Game, seat: int, seed: int) -> Action:
+    """The autopilot's action for ``seat`` in ``game`` (which is not changed). A player
+    that fails must not stall the game: the heuristic decides then, and it is logged."""
     try:
-        action = autopilot.choose(game, seat, seed, autopilot.seconds)
-    except Exception:  # a failing player must not stall the game: the heuristic decides
+        return autopilot.choose(game, seat, seed, autopilot.budget)
+    except Exception:
         log.exception("the %s autopilot failed; the heuristic decides", autopilot.player)
-        action = _heuristic(game, seat, seed, 0.0)
+        return _heuristic(game, seat, seed, autopilot.budget)
+
+
+def decide(autopilot: Autopilot, state_json: str, seat: int, seed: int) -> str:
+    """:func:`choose` from a position as the store keeps it, to the action as the log
+    stores it (JSON): a pure function, so that it may run in another process."""
+    action = choose(autopilot, Game.from_json(state_json), seat, seed)
     return json.dumps(action_to(action), sort_keys=True)
 
 
-__all__ = ["PLAYERS", "Autopilot", "Player", "autopilot_seed", "configured", "decide"]
+__all__ = ["PLAYERS", "Autopilot", "Player", "autopilot_seed", "choose", "configured", "decide"]

@@ -27,7 +27,7 @@ from ..store import models as m
 from ..store.db import is_outage
 from ..store.queries import lock_game, record_inbound
 from .auth import forged_reply_address, read_reply_address, subject_tag
-from .autopilot import Autopilot, autopilot_seed, configured, decide
+from .autopilot import Autopilot, autopilot_seed, choose, configured, decide
 from .caps import bound_services, bound_text, ignored_notice
 from .deadlines import Schedule, due_times, zone_of
 from .kept import Kept, kept_orders
@@ -773,9 +773,7 @@ class Moderator:
             if seat is None:
                 break
             seq = game_row.version + len(applied.actions) + 1
-            action = self.autopilot.choose(
-                game, seat, autopilot_seed(game_row.seed, seq, seat), self.autopilot.seconds
-            )
+            action = choose(self.autopilot, game, seat, autopilot_seed(game_row.seed, seq, seat))
             self._apply(game, seat, action, m.ActorKind.AUTOPILOT, applied)
             kept = self._advance(session, game_row, game, applied)
         return kept
@@ -856,12 +854,8 @@ class Moderator:
         actor, action = self._deadline_action(game_row, game, seat.seat_index, absent)
         inline = decide_now or self.autopilot.inline
         if actor is m.ActorKind.AUTOPILOT and action is None and inline:
-            action = self.autopilot.choose(
-                game,
-                seat.seat_index,
-                autopilot_seed(game_row.seed, game_row.version + 1, seat.seat_index),
-                self.autopilot.seconds,
-            )
+            seed = autopilot_seed(game_row.seed, game_row.version + 1, seat.seat_index)
+            action = choose(self.autopilot, game, seat.seat_index, seed)
         return m.Turn(
             seat=seat.seat_index,
             decision=decision,

@@ -85,6 +85,11 @@ replies_per_sender_per_hour = 10000
 
 [deadlines]
 tick_seconds = 1.0
+
+[autopilot]
+# The search player, as deployed, thinking in its own process while the mails that
+# announce its choices wait; a few playouts a decision keep the game quick.
+playouts = 4
 """
     )
     return path

@@ -68,6 +68,9 @@ ca_file = "{stack.ca_cert}"
 
 [deadlines]
 tick_seconds = 1.0
+
+[autopilot]
+playouts = 4
 """
     )
     return path

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
-from moderator.config import Config, ModeratorSection
+from moderator.config import AutopilotSection, Config, ModeratorSection
 from moderator.service.admin import Admin, NewPlayer
 from moderator.service.core import Moderator
 
@@ -36,7 +36,10 @@ def config() -> Config:
     return Config(
         moderator=ModeratorSection(
             address="moderator@example.test", secret="uhF59MfZiCBZVjz1OKoInjGfZxObQ7LjfY7XSPa8RKY"
-        )
+        ),
+        # The instant player: these tests look at the mails right after each order (the
+        # search player's, which wait for the planner, are tested in test_turns.py).
+        autopilot=AutopilotSection(player="heuristic"),
     )
 
 

@@ -15,6 +15,7 @@ from positions import CORN, INDIGO, SUGAR, TOBACCO, pick, plant, ready
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from moderator.bots import Budget
 from moderator.config import Config
 from moderator.engine import Game, Role, action_from
 from moderator.orders import check_mail
@@ -180,9 +181,10 @@ def test_without_the_weekend_pause_a_deadline_runs_through_the_weekend(
 
 
 def off_the_mail_path(config: Config, factory: sessionmaker[Session], clock: Clock) -> Moderator:
-    """A moderator whose autopilot thinks off the mail path (as a search player does):
-    the real heuristic player, decided by the planner instead of inline."""
-    autopilot = replace(AUTOPILOTS[Player.HEURISTIC], inline=False)
+    """A moderator whose autopilot is the search player, as deployed (it thinks off the
+    mail path, in the planner), with an exact playout budget: the same position always
+    gives the same choice."""
+    autopilot = replace(AUTOPILOTS[Player.SEARCH], budget=Budget.of_playouts(4))
     return Moderator(config, factory, clock=clock, autopilot=autopilot)
 
 
@@ -235,19 +237,19 @@ def test_turn_mails_wait_for_the_autopilot_to_decide_off_the_mail_path(
     assert check_mail(said[1], game, 1).actions == [action_from(json.loads(applied.action_json))]
 
 
-def test_the_planner_decides_as_the_inline_autopilot_would(
+def test_the_planner_decides_as_the_operators_command_did(
     session_factory: sessionmaker[Session], config: Config
 ) -> None:
-    """The choice is a pure function of the position, the seat and the seed: the same
-    wherever it is computed."""
+    """The choice is a pure function of the position, the seat and the seed (and, for the
+    search, an exact playout budget): the same wherever it is computed. `game new`
+    decides at once (it runs off the mail path); the planner would decide the same."""
     clock = Clock()
-    inline = Moderator(config, session_factory, clock=clock)
-    Admin(inline).new_game(PLAYERS, seed=11)
+    moderator = off_the_mail_path(config, session_factory, clock)
+    Admin(moderator).new_game(PLAYERS, seed=11)
     with session_factory.begin() as session:
         row = session.scalars(select(m.Game)).one()
         (turn,) = row.turns
         inline_choice = turn.action
         row.turns = [replace(turn, action=None)]  # as if it waited for the planner
-    moderator = off_the_mail_path(config, session_factory, clock)
     (job,) = moderator.undecided()
     assert moderator.decide(job) == inline_choice

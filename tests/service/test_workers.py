@@ -35,7 +35,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session, sessionmaker
 
 from moderator.bots import HeuristicBot
-from moderator.config import Config, ModeratorSection
+from moderator.config import AutopilotSection, Config, ModeratorSection
 from moderator.engine import Game, action_to
 from moderator.orders import format_action
 from moderator.service.admin import Admin, NewPlayer
@@ -89,7 +89,10 @@ def players(game: int) -> list[NewPlayer]:
 
 
 def config() -> Config:
-    return Config(moderator=ModeratorSection(address=MODERATOR_ADDRESS, secret=SECRET))
+    return Config(
+        moderator=ModeratorSection(address=MODERATOR_ADDRESS, secret=SECRET),
+        autopilot=AutopilotSection(player="heuristic"),
+    )
 
 
 def _apply(game: Game, seat: int, action: object, log: list[tuple[int, str]]) -> None:

@@ -19,7 +19,7 @@ import time
 
 from sqlalchemy import func, select
 
-from moderator.config import Config, ModeratorSection
+from moderator.config import AutopilotSection, Config, ModeratorSection
 from moderator.service.core import Moderator
 from moderator.store import models as m
 from moderator.store.db import make_engine, make_session_factory
@@ -31,7 +31,10 @@ def main(argv: list[str]) -> int:
     url, name, secret = argv
     engine = make_engine(url)
     factory = make_session_factory(engine)
-    config = Config(moderator=ModeratorSection(address=MODERATOR_ADDRESS, secret=secret))
+    config = Config(
+        moderator=ModeratorSection(address=MODERATOR_ADDRESS, secret=secret),
+        autopilot=AutopilotSection(player="heuristic"),
+    )
     moderator = Moderator(config, factory)
     print("ready", flush=True)
     sys.stdin.readline()
