@@ -10,6 +10,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
 from typing import NoReturn, TypeVar
 
@@ -197,6 +198,25 @@ def build_parser() -> argparse.ArgumentParser:
     replace.add_argument("--tz", default="UTC", help="the new player's time zone")
     replace.add_argument("--name", default=None, help="the new player's name (default: the old)")
 
+    away = game_commands.add_parser(
+        "away",
+        parents=[common],
+        help="a player is away (players order it themselves too: away until 3 December)",
+    )
+    away.add_argument("game", metavar="ID")
+    away.add_argument("seat", metavar="SEAT", help="seat number (1 = first) or player name")
+    until = away.add_mutually_exclusive_group(required=True)
+    until.add_argument(
+        "--until",
+        type=_day,
+        metavar="YYYY-MM-DD",
+        help="back that day (from its start, in the player's time zone)",
+    )
+    until.add_argument("--days", type=_whole(1), metavar="N", help="back in N days")
+    back = game_commands.add_parser("back", parents=[common], help="a player away is back")
+    back.add_argument("game", metavar="ID")
+    back.add_argument("seat", metavar="SEAT", help="seat number (1 = first) or player name")
+
     for name, text in (("pause", "stop the clock and orders"), ("resume", "start them again")):
         sub = game_commands.add_parser(name, parents=[common], help=text)
         sub.add_argument("game", metavar="ID")
@@ -293,6 +313,14 @@ def _archive_parser(commands: argparse._SubParsersAction[_Parser], common: _Pars
 
 # What `outbox list` shows by default: every mail not yet in the server's hands.
 OUTBOX_UNSENT = (OutboxStatus.PENDING, OutboxStatus.SENDING, OutboxStatus.FAILED)
+
+
+def _day(text: str) -> date:
+    """An argparse type: a day written YYYY-MM-DD."""
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a day (YYYY-MM-DD)") from None
 
 
 def _whole(low: int) -> Callable[[str], int]:
@@ -413,6 +441,15 @@ def _game(args: argparse.Namespace) -> int:
                 print(f"{g['tag']:<8} {g['status']:<9} {g['actions']:>5} actions  {players_text}")
         elif action == "show":
             print(admin.show(args.game))
+        elif action in ("away", "back"):
+            end = admin.absence(
+                args.game,
+                args.seat,
+                until=getattr(args, "until", None),
+                days=getattr(args, "days", None),
+            )
+            when = "back" if end is None else f"away until {end:%Y-%m-%d %H:%M} UTC"
+            print(f"{args.game} seat {args.seat}: {when}; the player is told")
         elif action == "set":
             changes = admin.configure(
                 args.game,

@@ -256,11 +256,19 @@ class Absence:
     autopilot: bool
 
 
-def absence_text(absence: Absence) -> str:
-    """An absence as every board shows it (and the absent player's own mails)."""
+def absence_parts(absence: Absence) -> tuple[str, str]:
+    """An absence as every board shows it: until when (in the absent player's own time
+    zone), and what is done meanwhile."""
     when, _ = format_deadline(absence.until, absence.time_zone)
     meanwhile = "the autopilot plays for him" if absence.autopilot else "his deadlines wait"
-    return f"until {when}: {meanwhile}"
+    return f"until {when}", meanwhile
+
+
+def absence_text(absence: Absence) -> str:
+    """An absence in one line: "until Thu 3 Dec 2026 00:00 CET: the autopilot plays for
+    him"."""
+    until, meanwhile = absence_parts(absence)
+    return f"{until}: {meanwhile}"
 
 
 def board_view(game: Game, absences: Mapping[int, Absence] | None = None) -> BoardView:
@@ -323,7 +331,7 @@ def board_view(game: Game, absences: Mapping[int, Absence] | None = None) -> Boa
         taken = tuple(Role(r).label for r, who in s.role_taken.items() if who == seat)
         island_free = ISLAND_SPACES - p.island_tiles
         city_free = CITY_SPACES - p.city_used
-        away = absence_text(absences[seat]) if seat in absences else None
+        away = absence_parts(absences[seat]) if seat in absences else None
         players.append(
             PlayerView(
                 seat=seat,
@@ -346,9 +354,9 @@ def board_view(game: Game, absences: Mapping[int, Absence] | None = None) -> Boa
                     Fact("Island", (_spaces([t.text for t in island], island_free),)),
                     Fact("City", (_spaces([b.text for b in city], city_free),)),
                     Fact("San Juan", (plural(p.san_juan, "colonist"),)),
-                    *((Fact("Away", (away,)),) if away is not None else ()),
+                    *((Fact("Away", away),) if away is not None else ()),
                 ),
-                away=away,
+                away=None if away is None else ": ".join(away),
             )
         )
     supply = tuple(
@@ -1336,6 +1344,7 @@ __all__ = [
     "UndoMail",
     "UnknownSenderMail",
     "UpdateMail",
+    "absence_parts",
     "absence_text",
     "and_list",
     "ask_of",

@@ -6,7 +6,7 @@ import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from datetime import datetime
+from datetime import date, datetime
 from email.parser import BytesHeaderParser
 from email.policy import default as default_policy
 from typing import Any
@@ -21,6 +21,7 @@ from ..orders import format_action
 from ..store import models as m
 from ..store.queries import lock_game
 from .core import Applied, Moderator
+from .deadlines import AbsenceError, absence_end, zone_of
 from .kept import kept_orders
 
 _WORDS = (
@@ -371,6 +372,49 @@ class Admin:
             self._audit(session, row.id, "game undo", {"removed": removed}, reason)
             return removed
 
+    def absence(
+        self,
+        ref: str | int,
+        seat_ref: str,
+        *,
+        until: date | None = None,
+        days: int | None = None,
+    ) -> datetime | None:
+        """The operator notes that a player is away (``until`` a day, in the player's
+        zone, or for ``days``; players order it themselves too), or back (neither). Under
+        the game's policy the autopilot plays for him at once, or his deadlines wait; the
+        player is told. Returns when the absence ends (None: back)."""
+        with self.moderator.factory.begin() as session:
+            row = self._locked(session, ref)
+            if row.status is not m.GameStatus.ACTIVE:
+                raise AdminError(f"{row.tag} is {row.status.value}")
+            seat = _seat_of(row, seat_ref)
+            end = None
+            if until is not None or days is not None:
+                try:
+                    end = absence_end(
+                        self.moderator.clock(),
+                        zone_of(seat.timezone),
+                        self.moderator.config.deadlines.longest_absence_days,
+                        days=days,
+                        until=until,
+                    )
+                except AbsenceError as exc:
+                    raise AdminError(str(exc)) from None
+            game = self.moderator.load(session, row)
+            self.moderator.mark_absence(session, row, game, seat, end)
+            title = f"{row.tag}: the moderator noted " + (
+                "that you are back." if end is None else "your absence."
+            )
+            self.moderator.mailer.tell(session, row, game, seat, title)
+            self._audit(
+                session,
+                row.id,
+                "game away" if end is not None else "game back",
+                {"seat": seat.seat_index, "until": None if end is None else end.isoformat()},
+            )
+            return end
+
     def replace(
         self,
         ref: str | int,
@@ -388,18 +432,7 @@ class Admin:
         with self.moderator.factory.begin() as session:
             row = self._locked(session, ref)
             seats = row.active_seats()
-            old = next(
-                (
-                    s
-                    for s in seats
-                    if str(s.seat_index + 1) == seat_ref or s.name.lower() == seat_ref.lower()
-                ),
-                None,
-            )
-            if old is None:
-                raise AdminError(
-                    f"no seat {seat_ref!r} in {row.tag} (use 1-{len(seats)} or a name)"
-                )
+            old = _seat_of(row, seat_ref)
             new_name = old.name if name is None else name.strip()
             if any(s.name == new_name for s in seats if s is not old):
                 raise AdminError(f"{new_name!r} already plays in {row.tag}; choose another name")
@@ -484,6 +517,22 @@ def _check_hours(deadline_hours: int, reminder_hours: int) -> None:
             f"the reminder ({reminder_hours} h before the deadline) must be at least 0 "
             f"and less than the deadline ({deadline_hours} h)"
         )
+
+
+def _seat_of(row: m.Game, seat_ref: str) -> m.Seat:
+    """A seat of the game by number (1 = first) or player's name."""
+    seats = row.active_seats()
+    found = next(
+        (
+            s
+            for s in seats
+            if str(s.seat_index + 1) == seat_ref or s.name.lower() == seat_ref.lower()
+        ),
+        None,
+    )
+    if found is None:
+        raise AdminError(f"no seat {seat_ref!r} in {row.tag} (use 1-{len(seats)} or a name)")
+    return found
 
 
 @dataclass(frozen=True, slots=True)

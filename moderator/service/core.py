@@ -50,6 +50,8 @@ class Applied:
     # How many of the first actions are the orders of the mail being answered; the rest
     # were done for the players (kept orders, forced moves, defaults).
     from_mail: int = 0
+    # The actions the autopilot took for absent players (by their index in ``actions``).
+    absent: set[int] = field(default_factory=set)
 
     @property
     def changed(self) -> bool:
@@ -751,6 +753,19 @@ class Moderator:
         session.flush()  # once for the log, the game and its turns
         return kept
 
+    def mark_absence(
+        self, session: Session, game_row: m.Game, game: Game, seat: m.Seat, until: datetime | None
+    ) -> None:
+        """The seat's player is away until ``until`` (None: back): his turn starts afresh
+        under the game's absence policy (the autopilot may play for him at once), and the
+        mails of what that did go out."""
+        before = asked(game, game_row)
+        seat.away_until = until
+        applied = Applied()
+        kept = self._advance(session, game_row, game, applied)
+        kept = self._settle(session, game_row, game, applied, kept, None, movers={seat.seat_index})
+        self.mailer.after_run(session, game_row, game, applied, before, kept=kept)
+
     def away(self, seat: m.Seat) -> bool:
         """The seat's player said he is away, and is not back yet."""
         return seat.away_until is not None and seat.away_until > self.clock()
@@ -774,6 +789,7 @@ class Moderator:
                 break
             seq = game_row.version + len(applied.actions) + 1
             action = choose(self.autopilot, game, seat, autopilot_seed(game_row.seed, seq, seat))
+            applied.absent.add(len(applied.actions))
             self._apply(game, seat, action, m.ActorKind.AUTOPILOT, applied)
             kept = self._advance(session, game_row, game, applied)
         return kept
@@ -976,9 +992,11 @@ class Moderator:
                 # Turns are kept only while their action stays legal: not expected.
                 log.error("game=%s seat=%d: deadline action not legal", game_row.tag, turn.seat)
                 continue
-            self._apply(game, turn.seat, action, turn.actor, applied)
-            if not turn.absent:
+            if turn.absent:
+                applied.absent.add(len(applied.actions))
+            else:
                 missed.append(turn.seat)
+            self._apply(game, turn.seat, action, turn.actor, applied)
         kept = None
         if applied.changed:
             self._missed(session, game_row, missed)

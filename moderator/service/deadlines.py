@@ -5,7 +5,7 @@ stretches deadlines for absences)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 SATURDAY = 5
@@ -84,4 +84,59 @@ def due_times(schedule: Schedule, start: datetime) -> DueTimes:
     return DueTimes(due, remind)
 
 
-__all__ = ["DueTimes", "Schedule", "due_times", "running_until", "weekend_around", "zone_of"]
+class AbsenceError(ValueError):
+    """An absence that cannot be: ended already, or longer than the game allows."""
+
+
+def absence_end(
+    now: datetime,
+    zone: ZoneInfo,
+    longest_days: int,
+    *,
+    days: int | None = None,
+    until: date | None = None,
+) -> datetime:
+    """When an absence announced ``now`` ends: ``days`` whole days later, or at the start
+    of the day ``until`` in the player's zone ("away until 3 December": back that day).
+    AbsenceError when that is not after now, or more than ``longest_days`` away."""
+    if (days is None) == (until is None):
+        raise ValueError("an absence ends after some days or on a day, one of the two")
+    if days is not None:
+        if days < 1:
+            raise AbsenceError("an absence lasts at least one day")
+        end = now + timedelta(days=days)
+    else:
+        assert until is not None
+        end = datetime.combine(until, time(0), tzinfo=zone).astimezone(UTC)
+    if end <= now:
+        local = end.astimezone(zone)
+        raise AbsenceError(f"{local:%a %d %b %Y} has begun already; you are back then")
+    if end - now > timedelta(days=longest_days):
+        raise AbsenceError(f"an absence may last {longest_days} days at most")
+    return end
+
+
+def next_day_of(today: date, month: int, day: int) -> date:
+    """The first ``day`` of ``month`` on or after ``today`` (a 29 February: the next leap
+    year's). ValueError for a day the month never has (31 April)."""
+    for year in (today.year, today.year + 1, today.year + 2, today.year + 3, today.year + 4):
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            continue  # 29 February: a leap year comes
+        if candidate >= today:
+            return candidate
+    raise ValueError(f"no day {day} in month {month}")
+
+
+__all__ = [
+    "AbsenceError",
+    "DueTimes",
+    "Schedule",
+    "absence_end",
+    "due_times",
+    "next_day_of",
+    "running_until",
+    "weekend_around",
+    "zone_of",
+]

@@ -229,6 +229,8 @@ def notes_of(applied: Applied) -> dict[int, list[str]]:
             head = "Your only choice was made for you"
         elif actor is m.ActorKind.DEFAULT:
             head = "No order came by the deadline, so the default was applied"
+        elif actor is m.ActorKind.AUTOPILOT and i in applied.absent:
+            head = "You are away, so the autopilot played for you"
         elif actor is m.ActorKind.AUTOPILOT:
             head = "No order came by the deadline, so the autopilot played"
         elif actor is m.ActorKind.PLAYER and i >= applied.from_mail:
@@ -682,6 +684,14 @@ class Mailer:
             self._to_seat(
                 session, game_row, seat, self.composer.undo(game_row, game, seat, reason, by)
             )
+
+    def tell(
+        self, session: Session, game_row: m.Game, game: Game, seat: m.Seat, title: str
+    ) -> None:
+        """A notice to one seat, with his part and the board (what the clock does for him,
+        his absence, included)."""
+        mail = self.composer.notice(game_row, game, title, [], seat=seat, with_board=True)
+        self._to_seat(session, game_row, seat, mail)
 
     def announce(
         self,
