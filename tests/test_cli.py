@@ -224,6 +224,16 @@ def test_game_show_tells_each_deciding_seats_deadline_and_what_happens_then(
     assert "Deadline of Anna: " in shown and ", then autopilot: role " in shown
 
 
+def test_game_away_and_back_mark_a_players_absence(cli: Cli, game: str) -> None:
+    run = cli("game", "away", game, "Bob", "--days", "3")
+    assert run.code == 0, run.err
+    assert "seat Bob: away until 20" in run.out and "the player is told" in run.out
+    assert "away until 20" in cli("game", "show", game).out
+    run = cli("game", "back", game, "2")
+    assert run.code == 0 and "seat 2: back" in run.out
+    assert "away until" not in cli("game", "show", game).out
+
+
 def test_game_new_and_game_set_choose_the_deadline_rules(cli: Cli) -> None:
     players = ["--player", "A <a@example.test>", "--player", "B <b@example.test>"]
     run = cli("game", "new", *players, "--weekend-pause", "--absence", "stretch")
@@ -411,6 +421,10 @@ def test_pause_stops_orders_and_resume_lets_them_through(cli: Cli, game: str) ->
         ["game", "undo", "PR-1", "--reason", "  "],
         ["game", "undo", "PR-1"],
         ["game", "set", "PR-1", "--deadline-hours", "0"],
+        ["game", "away", "PR-1", "1"],
+        ["game", "away", "PR-1", "1", "--until", "3 December"],
+        ["game", "away", "PR-1", "9", "--days", "3"],
+        ["game", "away", "PR-1", "1", "--days", "400"],
         ["game", "set", "PR-1", "--absence", "sometimes"],
         ["game", "set", "PR-99", "--deadline-hours", "5"],
         ["game", "frobnicate"],

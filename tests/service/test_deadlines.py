@@ -141,3 +141,28 @@ def test_an_order_ends_a_run_of_missed_deadlines(
     assert missed(session_factory)["Anna"] == 0
     anna = [mail for mail in outbox(session_factory) if str(mail["To"]) == "anna@example.test"]
     assert "missed" not in text_of(anna[-1])
+
+
+def test_game_replace_hands_a_silent_seat_on_with_the_board_a_new_password_and_a_new_deadline(
+    session_factory: sessionmaker[Session], config: Config
+) -> None:
+    moderator, clock, tag = start_game(session_factory, config, "default")
+
+    def anna_to_decide() -> bool:
+        with session_factory.begin() as session:
+            return session.scalars(select(m.Game)).one().turn_of(0) is not None
+
+    limit = config.deadlines.missed_before_operator
+    while missed(session_factory)["Anna"] < limit or not anna_to_decide():
+        pass_the_deadline(moderator, clock, session_factory)
+    clock.now += timedelta(hours=1)
+    password = Admin(moderator).replace(tag, "1", "erin@example.test", name="Erin")
+    assert missed(session_factory).get("Erin") == 0
+    erin = [mail for mail in outbox(session_factory) if mail["To"] == "erin@example.test"]
+    text = " ".join(text_of(erin[-1]).split())
+    assert password in text and "Round " in text and "missed" not in text
+    with session_factory.begin() as session:
+        turn = session.scalars(select(m.Game)).one().turn_of(0)
+    # Her own deadline, from now: the silence was Anna's, not hers.
+    assert turn is not None and turn.due_at == clock.now + timedelta(hours=48)
+    assert "No order by" in text
