@@ -47,6 +47,17 @@ def check_message_id(value: str) -> str:
     return mid
 
 
+def valid_message_id(value: str | None) -> str | None:
+    """``value`` as check_message_id() writes it, or None when it is not one (a mail's
+    own Message-ID or References may be anything; an answer threads only on real ids)."""
+    if value is None:
+        return None
+    try:
+        return check_message_id(value)
+    except AddressError:
+        return None
+
+
 def make_message_id(domain: str) -> str:
     """A new, unique Message-ID ``<time.random@domain>`` (RFC 5322 §3.6.4)."""
     if not _DOMAIN_RE.fullmatch(domain) or len(domain) > 200:
@@ -179,4 +190,5 @@ __all__ = [
     "check_address",
     "check_message_id",
     "make_message_id",
+    "valid_message_id",
 ]

@@ -37,6 +37,7 @@ from ..orders.commands import (
     StatusCmd,
 )
 from ..render import Ask, PublicView, Refusal, Rendered, public_view
+from ..render.message import valid_message_id
 from ..render.views import ErrorLine, OrderLine, ReplyView, ask_of, printable, reply_view
 from ..store import models as m
 from .auth import reply_address
@@ -290,6 +291,10 @@ class Mailer:
             held_thread = (held.message_id, held.references)
         else:
             held_thread = (None, ())
+        # A player's ids are his mailer's (or a forger's): thread only on real ones, so
+        # a Message-ID of 20,000 characters or with an encoded CRLF cannot fail the answer.
+        parent = valid_message_id(held_thread[0])
+        held_thread = (parent, tuple(r for r in held_thread[1] if valid_message_id(r)))
         inbound_id = message.id if message is not None else held.inbound_id if held else None
         if held_thread[0]:
             in_reply_to: str | None = held_thread[0]

@@ -13,6 +13,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .models import (
+    ADDRESS_LEN,
+    MESSAGE_ID_LEN,
     Game,
     InboundMessage,
     Lease,
@@ -49,7 +51,15 @@ def record_inbound(
     mailbox UID. The unique constraints decide, which keeps this correct when
     two pollers see the same message at once (INSERT ... ON CONFLICT DO NOTHING:
     a duplicate leaves the caller's transaction usable).
+
+    A Message-ID longer than its column (a mail may carry anything) is recorded as a
+    stand-in made from its digest, so the same id is still a duplicate; an overlong
+    sender is not recorded (PostgreSQL refused both, and the mail was never stored).
     """
+    if message_id is not None and len(message_id) > MESSAGE_ID_LEN:
+        message_id = f"<{sha256_hex(message_id.encode('utf-8', 'replace'))}@long-id.invalid>"
+    if sender is not None and len(sender) > ADDRESS_LEN:
+        sender = None
     row = {
         "raw": raw,
         "raw_sha256": sha256_hex(raw),
