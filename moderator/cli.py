@@ -23,7 +23,7 @@ from .engine import StateError
 from .service.admin import Admin, AdminError, NewPlayer, received_mail, retry_mail, stuck_mail
 from .service.core import Moderator
 from .store import migrate
-from .store.db import make_session_factory, shown
+from .store.db import describe_db_error, make_session_factory, shown
 from .store.migrate import DatabaseNotReady, open_database
 from .store.models import GameStatus, MessageSource, MessageStatus, OutboxStatus
 
@@ -639,6 +639,15 @@ def _inbox(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _database_error(args: argparse.Namespace, exc: SQLAlchemyError) -> str:
+    """describe_db_error's line for ``exc``, naming the configured database."""
+    try:
+        url = _config(args).database.url
+    except (CliError, ConfigError, OSError):
+        return f"database error: {_first_line(getattr(exc, 'orig', None) or exc)}"
+    return describe_db_error(exc, url)
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
@@ -674,7 +683,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CliError, AdminError, ConfigError, StateError, DatabaseNotReady) as exc:
         print(f"moderator: {_first_line(exc)}", file=sys.stderr)
     except SQLAlchemyError as exc:
-        print(f"moderator: database error: {_first_line(exc)}", file=sys.stderr)
+        # An unexpected database error in any command: what failed and which database
+        # (without its password), in one line; never a traceback nor the SQL.
+        print(f"moderator: {_database_error(args, exc)}", file=sys.stderr)
     except BrokenPipeError:
         # `moderator game show 3 | head`: the reader has gone, which is no error of ours.
         # Python would complain again when it flushes stdout at exit; point it elsewhere.

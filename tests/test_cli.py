@@ -18,7 +18,7 @@ from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from moderator.cli import main
@@ -927,3 +927,17 @@ def test_game_show_says_whom_it_waits_for_until_when_and_what_is_kept(cli: Cli, 
     assert "1  Anna <anna@example.test>  last mail: 20" in facts
     assert "2  Bob <bob@example.test>  last mail: never" in facts
     assert "Kept orders: none" in facts
+
+
+def test_an_unexpected_database_error_in_an_admin_command_says_what_failed_in_one_line(
+    cli: Cli, game: str
+) -> None:
+    # A table gone behind the migrations' back: the command cannot know it in advance.
+    with cli.factory.begin() as session:
+        session.execute(text("DROP TABLE outbox"))
+    run = cli("outbox", "list")
+    assert run.code == 2
+    assert run.err.strip().splitlines() == [
+        f"moderator: the database sqlite:///{cli.config.parent / 'm.sqlite'} has no such table "
+        "(is it migrated?): no such table: outbox"
+    ]
