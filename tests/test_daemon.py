@@ -377,9 +377,18 @@ def test_under_systemd_the_log_has_no_timestamp_of_its_own_but_a_priority(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    time.sleep(3)
+    # SIGTERM once the daemon says it started (its handler is in place by then): a
+    # fixed sleep was too short on a loaded machine, and the default action killed it.
+    assert proc.stderr is not None
+    head: list[bytes] = []
+    while not head or b"daemon started" not in head[-1]:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        head.append(line)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=30)
+    err = b"".join(head) + err
     assert proc.returncode == 0, err.decode()
     lines = err.decode().splitlines()
     assert lines and all(line.startswith(("<6>level=INFO ", "<4>level=WARNING ")) for line in lines)
