@@ -11,6 +11,8 @@ from moderator.engine.actions import DecisionKind
 from moderator.engine.components import Building, Good, Role
 from moderator.orders import help_text, parse_order, parse_text
 from moderator.orders.commands import (
+    AwayCmd,
+    BackCmd,
     BoardCmd,
     BuildCmd,
     Command,
@@ -373,3 +375,59 @@ def test_help_is_made_from_the_players_guide() -> None:
 
 def test_the_grammar_file_is_the_top_level_one() -> None:
     assert grammar_text() == (ROOT / "grammars" / "orders.lark").read_text(encoding="utf-8")
+
+
+DECEMBER_3 = AwayCmd(month=12, day=3)
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        ("away until 3 December", DECEMBER_3),
+        ("Away until December 3", DECEMBER_3),
+        ("away till the 3rd of Dec", DECEMBER_3),
+        ("I'm away until Dec. 3rd", DECEMBER_3),
+        ("I will be away until 3 December 2026", AwayCmd(month=12, day=3, year=2026)),
+        ("away until 2026-12-03", AwayCmd(month=12, day=3, year=2026)),
+        ("away until Monday", AwayCmd(weekday=0)),
+        ("I'll be away until thurs", AwayCmd(weekday=3)),
+        ("away until sunday", AwayCmd(weekday=6)),
+        ("away 5 days", AwayCmd(days=5)),
+        ("away for five days", AwayCmd(days=5)),
+        ("away a week", AwayCmd(days=7)),
+        ("away for 2 weeks", AwayCmd(days=14)),
+        ("back", BackCmd()),
+        ("I am back", BackCmd()),
+        ("I'm back!", BackCmd()),
+    ],
+)
+def test_absence_orders(text: str, command: Command) -> None:
+    assert parse_order(text) == command
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("away", 'expected a number, "until"'),
+        ("away until", "a day of the week"),
+        ("away until 3", "expected a month"),
+        ("away 5", '"days" or "weeks"'),
+        ("away until 31 April", "there is no 31 April"),
+        ("away until 29 Feb 2027", "there is no 29 February 2027"),
+        ("away until 2026-13-01", "there is no"),
+    ],
+)
+def test_an_absence_order_that_is_no_day_says_why(text: str, reason: str) -> None:
+    with pytest.raises(OrderSyntaxError, match=re.escape(reason)):
+        parse_order(text)
+
+
+def test_absence_orders_are_for_no_decision_and_never_kept() -> None:
+    from moderator.engine import Game
+    from moderator.orders import check_mail
+
+    game = Game.new(["Anna", "Bob", "Chris"], 3)
+    report = check_mail("away 3 days\nrole captain\nback", game, 1)  # Bob: not his turn
+    assert report.absence is not None and report.absence.command == BackCmd()
+    assert [a.text for a in report.accepted] == ["role captain"]  # kept for his pick
+    assert report.accepted[0].key is not None and report.errors == []

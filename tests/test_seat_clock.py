@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from moderator.service.deadlines import Schedule, due_times, running_until, weekend_around
+from moderator.orders.commands import AwayCmd
+from moderator.service.deadlines import (
+    Schedule,
+    due_times,
+    return_day,
+    running_until,
+    weekend_around,
+)
 
 BERLIN = ZoneInfo("Europe/Berlin")
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -75,3 +83,19 @@ def test_a_paused_deadline_never_falls_in_a_weekend_and_counts_exactly_its_hours
             weekend += max(timedelta(0), min(end, due) - max(begin, start))
         day += timedelta(days=1)
     assert due - start - weekend == timedelta(hours=hours)
+
+
+@pytest.mark.parametrize(
+    ("command", "day"),
+    [
+        (AwayCmd(month=12, day=3), date(2026, 12, 3)),
+        (AwayCmd(month=11, day=22), date(2026, 11, 22)),  # today: refused by absence_end
+        (AwayCmd(month=1, day=5), date(2027, 1, 5)),
+        (AwayCmd(month=2, day=29), date(2028, 2, 29)),
+        (AwayCmd(month=12, day=3, year=2027), date(2027, 12, 3)),
+        (AwayCmd(weekday=6), date(2026, 11, 29)),  # today is a Sunday: the next one
+        (AwayCmd(weekday=0), date(2026, 11, 23)),
+    ],
+)
+def test_the_day_an_absence_order_names(command: AwayCmd, day: date) -> None:
+    assert return_day(command, date(2026, 11, 22)) == day

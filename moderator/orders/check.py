@@ -11,12 +11,14 @@ from ..engine.actions import Action, DecisionKind
 from ..engine.defaults import default_action
 from ..engine.game import Game
 from .commands import (
+    AbsenceCommand,
     Command,
     GameCommand,
     HaciendaCmd,
     MayorCmd,
     PassCmd,
     ServiceCommand,
+    is_absence,
     is_service,
     target_kind,
 )
@@ -47,6 +49,18 @@ class Accepted:
 
 
 @dataclass(slots=True)
+class AbsenceOrder:
+    """The player's absence order ("away until 3 December", "back"): the moderator, who
+    knows the clock, carries it out and says what it came to in ``meaning``."""
+
+    line_no: int
+    line: str
+    text: str
+    command: AbsenceCommand
+    meaning: str = ""  # what was done ("away until Thu 3 Dec 2026 00:00 CET"); "": refused
+
+
+@dataclass(slots=True)
 class Report:
     """The result of reading one mail for one seat. Nothing in it has been applied."""
 
@@ -56,6 +70,7 @@ class Report:
     services: list[ServiceCommand] = field(default_factory=list)
     legal: list[str] = field(default_factory=list)
     password: str | None = None
+    absence: AbsenceOrder | None = None  # the last absence order of the mail
 
     @property
     def actions(self) -> list[Action]:
@@ -74,13 +89,16 @@ class Report:
     def render(self) -> str:
         """Plain text for the reply mail."""
         out: list[str] = []
-        if self.accepted:
+        absence = self.absence if self.absence is not None and self.absence.meaning else None
+        if self.accepted or absence:
             out.append("Accepted:")
             for a in self.accepted:
                 if a.action is not None:
                     out.append(f'  line {a.line_no}: "{a.text}" -> {a.meaning}')
                 elif a.key is not None:
                     out.append(f'  line {a.line_no}: "{a.text}" -> kept for {a.key.describe()}')
+            if absence:
+                out.append(f'  line {absence.line_no}: "{absence.text}" -> {absence.meaning}')
         if self.errors:
             if out:
                 out.append("")
@@ -88,7 +106,7 @@ class Report:
             for err in self.errors:
                 out.append("")
                 out.append(err.render(with_legal=False))
-        if self.errors or (not self.accepted and not self.services):
+        if self.errors or (not self.accepted and not self.services and not absence):
             out.append("")
             if self.legal:
                 out.append("You may order now:")
@@ -151,6 +169,9 @@ def check_mail(text: str, game: Game, seat: int) -> Report:
         seg, command = item.segment, item.command
         if is_service(command):
             report.services.append(command)
+            continue
+        if is_absence(command):
+            report.absence = AbsenceOrder(seg.line_no, seg.line, seg.text, command)
             continue
         game_command = cast(GameCommand, command)
         if any(a.command == game_command for a in report.accepted):
@@ -229,4 +250,4 @@ def parse_text(text: str) -> list[Command]:
     return out
 
 
-__all__ = ["Accepted", "Report", "check_mail", "parse_text"]
+__all__ = ["AbsenceOrder", "Accepted", "Report", "check_mail", "parse_text"]

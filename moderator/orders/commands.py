@@ -195,6 +195,30 @@ class ResendCmd:
     pass
 
 
+# -- absences: they change the seat's standing with the clock, not the game ------------
+
+
+@dataclass(frozen=True, slots=True)
+class AwayCmd:
+    """The player will be away: for ``days``, or until a day (its start, in his own time
+    zone, is his return): ``month`` and ``day`` (the next such day, or that of ``year``),
+    or a ``weekday`` (0 = Monday: the next one after today). The moderator, who knows
+    today in the player's zone, turns it into a moment (service/deadlines.return_day)."""
+
+    days: int | None = None
+    month: int | None = None
+    day: int | None = None
+    year: int | None = None
+    weekday: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BackCmd:
+    """The player is back: his absence ends."""
+
+
+AbsenceCommand = AwayCmd | BackCmd
+
 GameCommand = (
     RoleCmd
     | HaciendaCmd
@@ -210,7 +234,7 @@ GameCommand = (
     | DefaultCmd
 )
 ServiceCommand = HelpCmd | StatusCmd | BoardCmd | OrdersCmd | HistoryCmd | ResendCmd
-Command = GameCommand | ServiceCommand
+Command = GameCommand | ServiceCommand | AbsenceCommand
 
 SERVICE_COMMANDS = (HelpCmd, StatusCmd, BoardCmd, OrdersCmd, HistoryCmd, ResendCmd)
 
@@ -232,9 +256,13 @@ def is_service(command: Command) -> TypeGuard[ServiceCommand]:
     return isinstance(command, SERVICE_COMMANDS)
 
 
+def is_absence(command: Command) -> TypeGuard[AbsenceCommand]:
+    return isinstance(command, AwayCmd | BackCmd)
+
+
 def target_kind(command: Command) -> DecisionKind | None:
     """The kind of decision a command is for; None: the current one (pass, default) or
-    no decision at all (service commands)."""
+    no decision at all (service and absence commands)."""
     if isinstance(command, PassCmd):
         return command.kind
     return _KIND.get(type(command))

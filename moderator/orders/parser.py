@@ -6,6 +6,7 @@ import difflib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import date
 from functools import cache, lru_cache
 from typing import Any
 
@@ -23,6 +24,8 @@ from ..engine.actions import DecisionKind
 from ..engine.components import Building, Good, Role
 from ..resources import data_text
 from .commands import (
+    AwayCmd,
+    BackCmd,
     BoardCmd,
     BuildCmd,
     Command,
@@ -125,6 +128,39 @@ def fold(word: str) -> str:
     if w == "harbors":
         w = "harbor"
     return w
+
+
+_MONTHS = {
+    name: i + 1
+    for i, name in enumerate(
+        (
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        )
+    )
+}
+_WEEKDAYS = {
+    name: i
+    for i, name in enumerate(
+        ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+    )
+}
+
+
+def _by_prefix(table: dict[str, int], word: str) -> int:
+    """A month's or weekday's number from its name or its short form ("dec", "thurs")."""
+    word = word.lower()
+    return next(n for name, n in table.items() if name.startswith(word[:3]))
 
 
 def good_of(word: str) -> Good:
@@ -402,6 +438,39 @@ class _ToCommand(Transformer[Token, Command]):
                 return PassCmd(kind)
         return PassCmd(None)
 
+    # -- absences
+
+    def day_of_month(self, children: list[Token]) -> Token:
+        (tok,) = children
+        return tok
+
+    def calendar_day(self, children: list[Token | None]) -> AwayCmd:
+        tokens = [t for t in children if t is not None]
+        first = tokens[0]
+        if first.type == "ISO_DATE":
+            y, mo, d = (int(part) for part in str(first).split("-"))
+            return _calendar(d, mo, y, first)
+        if first.type == "WEEKDAY":
+            return AwayCmd(weekday=_by_prefix(_WEEKDAYS, str(first)))
+        month = next(t for t in tokens if t.type == "MONTH")
+        day, *year = (t for t in tokens if t.type != "MONTH")
+        number = int(re.sub(r"\D", "", str(day)))
+        return _calendar(
+            number, _by_prefix(_MONTHS, str(month)), _number(year[0]) if year else None, day
+        )
+
+    def away_until(self, children: list[Any]) -> AwayCmd:
+        command: AwayCmd = children[-1]
+        return command
+
+    def away_for(self, children: list[Any]) -> AwayCmd:
+        count, period = children[-2:]
+        days = int(count) * (7 if str(period).lower().startswith("week") else 1)
+        return AwayCmd(days=days)
+
+    def back(self, _: list[Any]) -> BackCmd:
+        return BackCmd()
+
     def help(self, children: list[Any]) -> HelpCmd:
         words = [str(t).lower() for t in _tokens(children)[1:]]
         return HelpCmd(" ".join(words) or None)
@@ -426,6 +495,20 @@ class _ToCommand(Transformer[Token, Command]):
 
     def mail(self, children: list[Any]) -> list[Command]:
         return [c for c in children if c is not None]
+
+
+def _calendar(day: int, month: int, year: int | None, token: Token) -> AwayCmd:
+    """A day of the calendar, checked: it exists (in ``year``, or in some year)."""
+    try:
+        date(2000 if year is None else year, month, day)  # 2000: a leap year
+    except ValueError:
+        if not 1 <= month <= len(_MONTHS):
+            reason = f'there is no month {month} in "{token}"'
+            raise OrderSyntaxError(reason, column=token.column) from None
+        name = list(_MONTHS)[month - 1].capitalize()
+        when = f"{day} {name}" + ("" if year is None else f" {year}")
+        raise OrderSyntaxError(f"there is no {when}", column=token.column) from None
+    return AwayCmd(month=month, day=day, year=year)
 
 
 # -- syntax errors in plain words ----------------------------------------------------
@@ -455,6 +538,13 @@ _EXPECTED = {
     "PASS": '"nothing"',
     "SHIP": '"ship"',
     "_COMMA": '","',
+    "AWAY": '"away"',
+    "UNTIL": '"until"',
+    "MONTH": "a month",
+    "WEEKDAY": "a day of the week",
+    "PERIOD": '"days" or "weeks"',
+    "ORDINAL": "a day of the month",
+    "ISO_DATE": "a date",
     "_OR": '"or"',
     "_SEP": "the end of the order",
     "$END": "the end of the order",
@@ -483,6 +573,8 @@ _ORDER_WORDS = (
     "history",
     "resend",
     "default",
+    "away",
+    "back",
 )
 
 
@@ -495,6 +587,7 @@ def vocabulary() -> tuple[str, ...]:
     for b in Building:
         words |= set(b.label.split())
     words |= {"harbour", "trade", "choose", "pick", "no", "yes", "with", "without", "and", "or"}
+    words |= {"until", "days", "weeks"} | set(_MONTHS) | set(_WEEKDAYS)
     return tuple(sorted(words))
 
 

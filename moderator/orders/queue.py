@@ -11,7 +11,15 @@ from ..engine.actions import Action, DecisionKind
 from ..engine.defaults import default_action
 from ..engine.game import Game
 from ..engine.state import Phase
-from .commands import Command, GameCommand, HaciendaCmd, PassCmd, is_service, target_kind
+from .commands import (
+    Command,
+    GameCommand,
+    HaciendaCmd,
+    PassCmd,
+    is_absence,
+    is_service,
+    target_kind,
+)
 from .errors import OrderError
 from .resolve import KIND_NAMES, decision_of, resolve
 
@@ -76,8 +84,9 @@ def _still_to_come(game: Game, seat: int, kind: DecisionKind) -> bool:
 
 def decision_key(command: Command, game: Game, seat: int) -> DecisionKey | None:
     """The decision ``command`` is for: one in the phase in progress, or the next of its
-    kind. None for service commands, and for "pass"/"default" with nothing to decide."""
-    if is_service(command) or game.over:
+    kind. None for service and absence commands, and for "pass"/"default" with nothing
+    to decide."""
+    if is_service(command) or is_absence(command) or game.over:
         return None
     kind = target_kind(command)
     if kind is None:
@@ -121,7 +130,7 @@ class QueuedOrder:
         key = DecisionKey(seat, DecisionKind(data["kind"]), round_, pick)
         text = str(data["text"])
         (command,) = parse_text(text)
-        if is_service(command):
+        if is_service(command) or is_absence(command):
             raise OrderError(f"{text!r} is not an order for a decision")
         game_command = cast(GameCommand, command)
         if isinstance(game_command, PassCmd) and game_command.kind is None:

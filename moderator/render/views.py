@@ -256,18 +256,21 @@ class Absence:
     autopilot: bool
 
 
-def absence_parts(absence: Absence) -> tuple[str, str]:
+def absence_parts(absence: Absence, *, own: bool = False) -> tuple[str, str]:
     """An absence as every board shows it: until when (in the absent player's own time
-    zone), and what is done meanwhile."""
+    zone), and what is done meanwhile (``own``: as told to the absent player)."""
     when, _ = format_deadline(absence.until, absence.time_zone)
-    meanwhile = "the autopilot plays for him" if absence.autopilot else "his deadlines wait"
+    if absence.autopilot:
+        meanwhile = "the autopilot plays for " + ("you" if own else "him")
+    else:
+        meanwhile = ("your" if own else "his") + " deadlines wait"
     return f"until {when}", meanwhile
 
 
-def absence_text(absence: Absence) -> str:
+def absence_text(absence: Absence, *, own: bool = False) -> str:
     """An absence in one line: "until Thu 3 Dec 2026 00:00 CET: the autopilot plays for
-    him"."""
-    until, meanwhile = absence_parts(absence)
+    him" (``own``: "for you")."""
+    until, meanwhile = absence_parts(absence, own=own)
     return f"{until}: {meanwhile}"
 
 
@@ -802,6 +805,11 @@ def reply_view(report: Report | Sequence[OrderError]) -> ReplyView:
         for a in report.accepted
         if a.action is not None
     )
+    absence = report.absence
+    if absence is not None and absence.meaning:
+        # "away until 3 December": done at once, in its place among the mail's lines.
+        line = OrderLine(absence.line_no, printable(absence.text), absence.meaning)
+        done = tuple(sorted((*done, line), key=lambda o: o.line_no))
     kept = tuple(
         OrderLine(a.line_no, printable(a.text), a.key.describe())
         for a in report.accepted

@@ -21,7 +21,7 @@ from ..orders import format_action
 from ..store import models as m
 from ..store.queries import lock_game
 from .core import Applied, Moderator
-from .deadlines import AbsenceError, absence_end, zone_of
+from .deadlines import AbsenceError
 from .kept import kept_orders
 
 _WORDS = (
@@ -392,13 +392,7 @@ class Admin:
             end = None
             if until is not None or days is not None:
                 try:
-                    end = absence_end(
-                        self.moderator.clock(),
-                        zone_of(seat.timezone),
-                        self.moderator.config.deadlines.longest_absence_days,
-                        days=days,
-                        until=until,
-                    )
+                    end = self.moderator.absence_until(seat, days=days, until=until)
                 except AbsenceError as exc:
                     raise AdminError(str(exc)) from None
             game = self.moderator.load(session, row)

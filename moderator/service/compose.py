@@ -59,10 +59,9 @@ def standing(game_row: m.Game, seat: m.Seat, now: datetime, limit: int) -> list[
     out = []
     if seat.away_until is not None and seat.away_until > now:
         autopilot = game_row.absence_policy is m.AbsencePolicy.AUTOPILOT
-        when = absence_text(Absence(seat.away_until, seat.timezone, autopilot))
+        when = absence_text(Absence(seat.away_until, seat.timezone, autopilot), own=True)
         out.append(
-            f"You are away {when.replace(' for him', ' for you').replace('his ', 'your ')}. "
-            'Any order from you ends your absence, and so does "back".'
+            f'You are away {when}. Any order from you ends your absence, and so does "back".'
         )
     missed = seat.missed_deadlines
     if missed:

@@ -8,7 +8,7 @@ import time
 import traceback
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session, joinedload, sessionmaker
@@ -19,17 +19,19 @@ from ..engine import Action, Event, Game, action_from, action_to
 from ..engine.defaults import default_action
 from ..mail.envelope import Envelope, is_own_mail, parse_envelope
 from ..orders import Report, check_mail, format_action, take_queued
-from ..orders.commands import HistoryCmd
+from ..orders.commands import AwayCmd, HistoryCmd
+from ..orders.errors import IllegalOrder
 from ..orders.parser import password as password_line
 from ..orders.queue import DecisionKey
 from ..render import Refusal
+from ..render.views import Absence, absence_text
 from ..store import models as m
 from ..store.db import is_outage
 from ..store.queries import lock_game, record_inbound
 from .auth import forged_reply_address, read_reply_address, subject_tag
 from .autopilot import Autopilot, autopilot_seed, choose, configured, decide
 from .caps import bound_services, bound_text, ignored_notice
-from .deadlines import Schedule, due_times, zone_of
+from .deadlines import AbsenceError, Schedule, absence_end, due_times, return_day, zone_of
 from .kept import Kept, kept_orders
 from .mails import Answer, Mailer, asked
 from .operator import notify_operator
@@ -414,9 +416,9 @@ class Moderator:
                     accepted.text,
                 )
         applied.from_mail = len(applied.actions)
-        movers = self._absence(seat, report)
+        movers = self._absence(game_row, seat, report)
         self._store_queue(session, game_row, report, message)
-        message.applied = len(applied.actions)
+        message.applied = len(applied.actions) + (1 if absence_done(report) else 0)
         message.outcome = outcome_of(report, message.applied)
         kept = self._advance(session, game_row, game, applied)
         kept = self._settle(session, game_row, game, applied, kept, message, movers=movers)
@@ -451,17 +453,56 @@ class Moderator:
                 ignored_notice([*bounded.ignored, *unanswered]),
             )
 
-    @staticmethod
-    def _absence(seat: m.Seat, report: Report) -> set[int]:
-        """Any order from an absent player ends his absence, and any order at all his run
-        of missed deadlines: the seats whose turn starts afresh because of it."""
-        if not report.accepted:
+    def _absence(self, game_row: m.Game, seat: m.Seat, report: Report) -> set[int]:
+        """The seat's standing with the clock after his mail: his absence order carried out
+        ("away ..." begins or moves his absence, "back" ends it; one that cannot be is an
+        error in the answer and changes nothing); any other order of his ends his absence;
+        any order at all his run of missed deadlines. The seats whose turn starts afresh
+        because of it."""
+        order = report.absence
+        if not report.accepted and order is None:
             return set()
         seat.missed_deadlines = 0
-        if seat.away_until is not None:
-            seat.away_until = None
-            return {seat.seat_index}
-        return set()
+        was_away = self.away(seat)
+        if order is not None and isinstance(order.command, AwayCmd):
+            try:
+                end = self._away_end(seat, order.command)
+            except AbsenceError as exc:
+                error = IllegalOrder(str(exc)).at(order.line, order.line_no)
+                report.errors.append(error.with_legal(report.legal))
+                order = None
+            else:
+                seat.away_until = end
+                autopilot = game_row.absence_policy is m.AbsencePolicy.AUTOPILOT
+                absence = Absence(end, seat.timezone, autopilot)
+                order.meaning = f"away {absence_text(absence, own=True)}"
+                return {seat.seat_index}
+        if order is not None:  # back
+            order.meaning = "back" if was_away else "back (you were not away)"
+        elif not report.accepted:
+            return set()
+        seat.away_until = None
+        return {seat.seat_index} if was_away else set()
+
+    def _away_end(self, seat: m.Seat, command: AwayCmd) -> datetime:
+        """When the absence a player orders ends (AbsenceError: it cannot be)."""
+        if command.days is not None:
+            return self.absence_until(seat, days=command.days)
+        today = self.clock().astimezone(zone_of(seat.timezone)).date()
+        return self.absence_until(seat, until=return_day(command, today))
+
+    def absence_until(
+        self, seat: m.Seat, *, days: int | None = None, until: date | None = None
+    ) -> datetime:
+        """When an absence of the seat's player announced now ends: ``days`` later, or at
+        the start of the day ``until`` in his zone (AbsenceError: it cannot be)."""
+        return absence_end(
+            self.clock(),
+            zone_of(seat.timezone),
+            self.config.deadlines.longest_absence_days,
+            days=days,
+            until=until,
+        )
 
     # -- authentication ------------------------------------------------------------
 
@@ -1097,8 +1138,14 @@ class PlanJob:
     seed: int
 
 
+def absence_done(report: Report) -> bool:
+    """The mail's absence order was carried out."""
+    return report.absence is not None and bool(report.absence.meaning)
+
+
 def outcome_of(report: Report, applied: int) -> m.Outcome:
-    """What a player's mail to his game came to."""
+    """What a player's mail to his game came to (``applied``: its orders carried out, an
+    absence order included)."""
     if applied:
         return m.Outcome.APPLIED
     if report.queued:

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from ..orders.commands import AwayCmd
+
 SATURDAY = 5
 SUNDAY = 6
 
@@ -129,6 +131,18 @@ def next_day_of(today: date, month: int, day: int) -> date:
     raise ValueError(f"no day {day} in month {month}")
 
 
+def return_day(command: AwayCmd, today: date) -> date:
+    """The day an absence order names ("away until 3 December", "until Monday"), seen
+    from ``today`` in the player's zone: a weekday is the next one after today; a day of a
+    month the next such day (today included), or that of the year named."""
+    if command.weekday is not None:
+        return today + timedelta(days=(command.weekday - today.weekday() - 1) % 7 + 1)
+    assert command.month is not None and command.day is not None
+    if command.year is not None:
+        return date(command.year, command.month, command.day)
+    return next_day_of(today, command.month, command.day)
+
+
 __all__ = [
     "AbsenceError",
     "DueTimes",
@@ -136,6 +150,7 @@ __all__ = [
     "absence_end",
     "due_times",
     "next_day_of",
+    "return_day",
     "running_until",
     "weekend_around",
     "zone_of",

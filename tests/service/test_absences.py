@@ -172,3 +172,111 @@ def test_the_planner_plays_for_absent_players_one_decision_after_another(
     assert "No order by" in anna
     record = json.loads(row.turns_json or "[]")
     assert record[0]["actor"] in ("default", "autopilot")
+
+
+def write(moderator: Moderator, factory: sessionmaker[Session], sender: str, body: str) -> str:
+    """The player answers his latest mail with ``body``; his answer, on one line."""
+    moderator.ingest(letter(sender, latest_reply_to(factory, sender), body), source=PIPE)
+    moderator.process_all()
+    return last_to(factory, sender)
+
+
+PIPE = m.MessageSource.PIPE
+BERLIN = [PLAYERS[0], PLAYERS[2], PLAYERS[1], PLAYERS[3]]  # Bob, of Berlin, is seat 3
+
+
+def test_a_player_orders_his_absence_by_mail_and_the_autopilot_plays_for_him_at_once(
+    session_factory: sessionmaker[Session], config: Config
+) -> None:
+    moderator, _admin, _clock, _tag = start(session_factory, config, "autopilot")
+    anna = write(moderator, session_factory, ANNA, "Away until 3 December")
+    assert seat(session_factory, "Anna").away_until == datetime(2026, 12, 3, tzinfo=UTC)
+    assert (
+        "done: Away until 3 December understood as: away until Thu 3 Dec 2026 00:00 UTC: "
+        "the autopilot plays for you" in anna
+    )
+    assert "You are away, so the autopilot played for you: role " in anna
+    # She was choosing a role: the autopilot chose at once, and it is no missed deadline.
+    played = [(s, a) for s, a in log(session_factory) if a is not m.ActorKind.FORCED]
+    assert played[0] == (0, m.ActorKind.AUTOPILOT)
+    assert 0 not in {t.seat for t in game_row(session_factory).turns}
+    bob = last_to(session_factory, "bob@example.test")
+    assert "Away until Thu 3 Dec 2026 00:00 UTC, the autopilot plays for him" in bob
+    # "back" ends it: her turns are her own again, and the reply says so.
+    anna = write(moderator, session_factory, ANNA, "I'm back")
+    assert seat(session_factory, "Anna").away_until is None
+    assert "done: I'm back understood as: back " in anna
+    assert "You are away" not in anna
+
+
+def test_an_absence_ordered_in_the_players_own_zone_stretches_his_deadline_and_an_order_ends_it(
+    session_factory: sessionmaker[Session], config: Config
+) -> None:
+    """Bob, in Berlin, is back at the start of 3 December there (23:00 UTC the day
+    before); under the stretch policy his deadline runs from then; his order ends it."""
+    clock = Clock()
+    moderator = Moderator(config, session_factory, clock=clock)
+    Admin(moderator).new_game(BERLIN, seed=3, absence="stretch", deadline_hours=48)
+    bob_address = "bob@example.test"
+    # Bob (seat 3) writes before his turn: his absence is noted, no turn of his changes.
+    write(moderator, session_factory, bob_address, "away until the 3rd of December")
+    back = datetime(2026, 12, 2, 23, tzinfo=UTC)
+    assert seat(session_factory, "Bob").away_until == back
+    # Anna picks, Chris picks: Bob's turn comes while he is away, due 48 h after his return.
+    write(moderator, session_factory, ANNA, "role builder\nbuild nothing")
+    write(moderator, session_factory, "chris@example.test", "build nothing")
+    (turn,) = game_row(session_factory).turns
+    assert turn.seat == 2 and not turn.absent
+    assert turn.due_at == back + timedelta(hours=48)
+    clock.now = back - timedelta(hours=1)
+    moderator.tick()
+    assert [s for s, _ in log(session_factory)].count(2) == 0  # his deadline waits for him
+    # He writes an order: the absence ends, the order is applied.
+    bob = write(moderator, session_factory, bob_address, "build nothing")
+    assert seat(session_factory, "Bob").away_until is None
+    assert (2, m.ActorKind.PLAYER) in log(session_factory)
+    assert "You are away" not in bob
+
+
+def test_an_order_in_the_same_mail_does_not_end_the_absence_it_announces(
+    session_factory: sessionmaker[Session], config: Config
+) -> None:
+    moderator, _admin, _clock, _tag = start(session_factory, config, "stretch")
+    anna = write(moderator, session_factory, ANNA, "role settler; away 5 days")
+    assert log(session_factory)[0] == (0, m.ActorKind.PLAYER)
+    assert seat(session_factory, "Anna").away_until == START + timedelta(days=5)
+    assert "until Fri 27 Nov 2026 12:00 UTC: your deadlines wait" in anna
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        ("away 40 days", "30 days at most"),
+        ("away until 1 November", "30 days at most"),  # the next 1 November: 2027
+        ("away until 22 November", "has begun already"),  # today
+    ],
+)
+def test_an_absence_order_that_cannot_be_is_answered_with_why_and_changes_nothing(
+    session_factory: sessionmaker[Session], config: Config, body: str, why: str
+) -> None:
+    moderator, _admin, _clock, _tag = start(session_factory, config, "autopilot")
+    anna = write(moderator, session_factory, ANNA, body)
+    assert why in anna and "You may order now" in anna
+    assert seat(session_factory, "Anna").away_until is None
+    assert log(session_factory) == []
+    with session_factory.begin() as session:
+        message = session.scalars(select(m.InboundMessage)).one()
+        assert message.outcome is m.Outcome.ASKED_BACK
+
+
+def test_back_without_an_absence_is_answered_and_changes_nothing(
+    session_factory: sessionmaker[Session], config: Config
+) -> None:
+    moderator, _admin, _clock, _tag = start(session_factory, config, "autopilot")
+    before = game_row(session_factory).turns
+    anna = write(moderator, session_factory, ANNA, "back")
+    assert "back (you were not away)" in anna
+    assert game_row(session_factory).turns == before and log(session_factory) == []
+    with session_factory.begin() as session:
+        message = session.scalars(select(m.InboundMessage)).one()
+        assert message.outcome is m.Outcome.APPLIED
