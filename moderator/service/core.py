@@ -31,7 +31,15 @@ from ..store.queries import lock_game, record_inbound
 from .auth import forged_reply_address, read_reply_address, subject_tag
 from .autopilot import Autopilot, autopilot_seed, choose, configured, decide
 from .caps import bound_services, bound_text, ignored_notice
-from .deadlines import AbsenceError, Schedule, absence_end, due_times, return_day, zone_of
+from .deadlines import (
+    AbsenceError,
+    DueTimes,
+    Schedule,
+    absence_end,
+    due_times,
+    return_day,
+    zone_of,
+)
 from .kept import Kept, kept_orders
 from .mails import Answer, Mailer, asked
 from .operator import notify_operator
@@ -900,13 +908,7 @@ class Moderator:
             stretch = game_row.absence_policy is m.AbsencePolicy.STRETCH
             if stretch and self.away(seat) and seat.away_until is not None:
                 start = seat.away_until  # his clock starts when he is back
-            schedule = Schedule(
-                game_row.deadline_hours,
-                game_row.reminder_hours,
-                game_row.weekend_pause,
-                zone_of(seat.timezone),
-            )
-            times = due_times(schedule, start)
+            times = self._times(game_row, seat, start)
             due, remind = times.due_at, times.remind_at
         actor, action = self._deadline_action(game_row, game, seat.seat_index, absent)
         inline = decide_now or self.autopilot.inline
@@ -923,6 +925,18 @@ class Moderator:
             action=None if action is None else json.dumps(action_to(action), sort_keys=True),
             absent=absent,
         )
+
+    @staticmethod
+    def _times(game_row: m.Game, seat: m.Seat, start: datetime) -> DueTimes:
+        """The deadline and reminder of a decision of ``seat`` whose clock starts at
+        ``start``, under the game's rules, on the seat's own clock."""
+        schedule = Schedule(
+            game_row.deadline_hours,
+            game_row.reminder_hours,
+            game_row.weekend_pause,
+            zone_of(seat.timezone),
+        )
+        return due_times(schedule, start)
 
     @staticmethod
     def _deadline_action(
@@ -998,29 +1012,36 @@ class Moderator:
 
     def _clock_game(self, session: Session, game_row: m.Game, game: Game) -> None:
         """The game's reminders due, then the actions of its turns due, each as its mails
-        announced it (the wait policy: one more reminder, and the game waits)."""
+        announced it (the wait policy: one more reminder, a deadline missed, and the game
+        waits, with a fresh deadline)."""
         now = self.clock()
         if game_row.turns_json is None and not game.over:
             self._adopt(game_row, game)
         turns = list(game_row.turns)
         due = [t for t in turns if t.due_at is not None and t.due_at <= now and not t.undecided]
-        # A reminder goes out before the deadline, not with the action taken at it; under
-        # the wait policy one more at the deadline, and then the game waits.
+        # A reminder goes out before the deadline, not with the action taken at it. Under
+        # the wait policy the deadline passes with one more reminder: a deadline missed,
+        # and the seat's next one runs from now (so a seat that never answers reaches the
+        # operator after missed_before_operator of them), while the game waits for him.
         remind = {
             t.seat
             for t in turns
             if t.remind_at is not None and t.remind_at <= now and (t.due_at or now) > now
         }
-        remind |= {t.seat for t in due if t.actor is None}
+        waited = {t.seat for t in due if t.actor is None}
+        remind |= waited
         if remind:
-            game_row.turns = [
-                replace(
-                    t,
-                    remind_at=None if t.seat in remind else t.remind_at,
-                    due_at=None if t.seat in remind and t.actor is None else t.due_at,
-                )
-                for t in turns
-            ]
+            seats = {s.seat_index: s for s in game_row.active_seats()}
+            renewed = []
+            for t in turns:
+                if t.seat in waited:
+                    times = self._times(game_row, seats[t.seat], now)
+                    t = replace(t, due_at=times.due_at, remind_at=times.remind_at)
+                elif t.seat in remind:
+                    t = replace(t, remind_at=None)
+                renewed.append(t)
+            game_row.turns = renewed
+            self._missed(session, game_row, sorted(waited))
             self.mailer.reminders(session, game_row, game, now, remind)
         applied = Applied()
         before = asked(game, game_row)

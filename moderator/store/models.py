@@ -238,7 +238,7 @@ class Turn:
     seat: int
     decision: str  # the decision it is for: "round:kind"
     version: int  # the game version when it began
-    due_at: datetime | None  # None: no deadline any more (the wait policy, reminded)
+    due_at: datetime | None  # None: no deadline runs
     remind_at: datetime | None  # None: reminded already, or no reminder
     # Who acts at due_at: DEFAULT or AUTOPILOT (with no action yet: the autopilot has
     # still to decide); None: nobody (the wait policy).

@@ -80,6 +80,37 @@ def test_the_wait_policy_only_reminds(
     assert first_line(outbox(session_factory)[-1]).startswith("Reminder")
 
 
+def test_under_the_wait_policy_each_deadline_passed_is_missed_and_the_operator_told_at_the_limit(
+    session_factory: sessionmaker[Session], config: Config
+) -> None:
+    """The game waits for Anna, but her deadlines go on: each one passed is a reminder
+    and a deadline missed, and at the configured count the operator is told, as under
+    the other policies (a seat that never answers must reach a person)."""
+    moderator, clock, _ = start_game(session_factory, config, "wait")
+    limit = config.deadlines.missed_before_operator
+    before = len(outbox(session_factory))
+    for missed_so_far in range(1, limit + 1):
+        with session_factory.begin() as session:
+            remind_at = session.scalars(select(m.Game.reminder_at)).one()
+        assert remind_at is not None
+        clock.now = remind_at
+        assert moderator.tick() == 1  # the reminder before the deadline
+        pass_the_deadline(moderator, clock, session_factory)
+        assert missed(session_factory)["Anna"] == missed_so_far
+    assert actions(session_factory) == []  # nothing was played for her
+    with session_factory.begin() as session:
+        notes = session.scalars(select(m.OperatorNote)).all()
+        game = session.scalars(select(m.Game)).one()
+    assert [n.kind for n in notes] == [m.NoteKind.DEADLINES_MISSED]
+    assert game.deadline_at == clock.now + timedelta(hours=48)  # her next, from now
+    mails = outbox(session_factory)[before:]
+    assert {str(mail["To"]) for mail in mails} == {"anna@example.test"}
+    # One reminder before each deadline and one at it.
+    assert len(mails) == 2 * limit and all(first_line(x).startswith("Reminder") for x in mails)
+    last = " ".join(text_of(mails[-1]).split())
+    assert f"You have missed {limit} deadlines in a row. The moderator has been told" in last
+
+
 def test_a_paused_game_has_no_deadline(
     session_factory: sessionmaker[Session], config: Config
 ) -> None:
