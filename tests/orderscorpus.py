@@ -19,6 +19,7 @@ import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cache
 from pathlib import Path
 
 from moderator.engine import Game
@@ -78,11 +79,17 @@ class Result:
 # -- loading -------------------------------------------------------------------------
 
 
-def load_position(name: str) -> Game:
+@cache
+def _position(name: str) -> Game:
     path = POSITIONS / f"{name}.json"
     if not path.is_file():
         raise CorpusError(f"no position {name!r} ({path.name} is missing)")
     return Game.from_json(path.read_text(encoding="utf-8"))
+
+
+def load_position(name: str) -> Game:
+    """A fresh copy of the named position (the file is read and checked once)."""
+    return _position(name).copy()
 
 
 def _seat(value: object, game: Game, where: str) -> int | None:
