@@ -159,12 +159,13 @@ def _writer(case: Case, game: Game) -> int:
 
 
 def _canonical(text: str) -> str:
-    """Case, spacing and the order of a colonist order's items do not matter."""
+    """Case, spacing and the order of the items of a colonist or keep order do not
+    matter."""
     clauses: list[str] = []
     for clause in text.lower().split(";"):
         words = " ".join(clause.split())
         verb, _, rest = words.partition(" ")
-        if verb in ("remove", "place") and rest:
+        if verb in ("remove", "place", "keep") and rest:
             items = sorted(" ".join(i.split()) for i in rest.split(","))
             words = verb + " " + ", ".join(items)
         clauses.append(words)

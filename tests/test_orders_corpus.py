@@ -68,7 +68,7 @@ def test_every_position_loads_and_is_used() -> None:
 
 KNOWN_WRONG = pytest.mark.xfail(
     strict=True,
-    reason="issue 11: 'keep sugar and tobacco in the warehouse' with room for one kind is "
+    reason="issue 11: a keep order naming more kinds for the warehouse than it holds is "
     "applied as something close instead of asked back; remove this mark once it is fixed",
 )
 
