@@ -14,10 +14,20 @@ plays; ``format_action`` writes its choice as order text). Each run uses a
 fresh game brought to its position by storing what the moderator would have
 stored: the action log, the snapshot, and the past mails in and out. The 1,000
 background games are bulk-inserted the same way (seats, snapshot, log rows,
-some mails) at varied positions.
+some mails) at varied positions, streamed (FILL_CHUNK games a transaction: the memory
+does not grow with the number of games).
 
-Run: ``.venv/bin/python bench/store.py`` (``--help`` for the knobs; the
-PostgreSQL server is ``PR_BENCH_PG_URL`` or postgres@127.0.0.1:5432).
+Issue 13 item 6: the cost of an order must not grow with the games stored either.
+``--games 1000 100000`` fills a database of each size and prints the per-order cost at
+each side by side (the largest within 20 % of the smallest); ``--spread N`` then mails N
+orders, each to a background game drawn at random (a real server's pattern: no game
+stays warm), and prints orders/s and the p50/p99 time of one order (target: at least
+17 orders/s, one order per game every 10 minutes over 10,000 games, with p99 under
+200 ms), and this process's CPU time per order, which a shared machine stretches less.
+
+Run: ``nice -n 10 .venv/bin/python bench/store.py`` (``--help`` for the knobs; the
+PostgreSQL server is ``PR_BENCH_PG_URL`` or postgres@127.0.0.1:5432), e.g.
+``--games 1000 10000 --spread 300``.
 """
 
 from __future__ import annotations
@@ -26,6 +36,8 @@ import argparse
 import json
 import logging
 import os
+import random
+import resource
 import secrets
 import statistics
 import sys
@@ -65,6 +77,10 @@ SEED = 8  # a HeuristicBot game of 201 mails that reaches round 15
 LATE_ROUND = 12
 BACKGROUND_LINES = 10  # distinct bot games the background games are cut from
 RECENT_MAILS = 8  # past mails in and out stored per background game
+FILL_CHUNK = 500  # background games built and committed at a time
+# Issue 13: one order per game every 10 minutes over 10,000 games, each within 200 ms.
+SPREAD_RATE = 17
+SPREAD_P99_MS = 200
 
 
 @dataclass(frozen=True)
@@ -198,71 +214,33 @@ def past_rows(
 
 
 def fill(factory: sessionmaker[Session], count: int, lines: list[Line]) -> None:
-    """``count`` active background games at varied positions, inserted in bulk."""
+    """``count`` active background games at varied positions, inserted in bulk and
+    streamed: FILL_CHUNK games are built and committed at a time, so the memory the fill
+    takes does not grow with ``count`` (10,000 games built at once took 1.46 GB)."""
     secret_hash = hash_secret("anchor-barrel-cargo-001")  # one hash for all: scrypt is slow
     now = m.utcnow()
     with factory.begin() as session:
         first = (session.scalar(select(func.max(m.Game.id))) or 0) + 1
-        games, seats, snapshots, actions, inbound, outbox = [], [], [], [], [], []
-        for i in range(count):
-            game_id = first + i
-            line = lines[i % len(lines)]
-            cut = (i * 37) % len(line.steps)  # anywhere from the first to the last round
-            step = line.steps[cut]
-            tag = f"PR-{game_id}"
-            addresses = [f"{n.lower()}.{game_id}@players.example" for n in NAMES]
-            games.append(
-                {
-                    "id": game_id,
-                    "tag": tag,
-                    "variant": m.GameVariant.STANDARD,
-                    "seed": line.seed,
-                    "status": m.GameStatus.ACTIVE,
-                    "version": step.log_before,
-                    "deadline_at": now + timedelta(hours=48),
-                    "reminder_at": now + timedelta(hours=36),
-                    "last_message_at": now,
-                }
+    began = time.perf_counter()
+    for chunk in range(0, count, FILL_CHUNK):
+        with factory.begin() as session:
+            for model, rows in background_rows(
+                range(first + chunk, first + min(count, chunk + FILL_CHUNK)),
+                lines,
+                secret_hash,
+                now,
+            ):
+                session.execute(insert(model), rows)
+        if count > FILL_CHUNK:
+            done = min(count, chunk + FILL_CHUNK)
+            print(
+                f"\r  filled {done:,}/{count:,} games ({time.perf_counter() - began:.0f} s, "
+                f"peak {peak_mb():.0f} MB)",
+                end="" if done < count else "\n",
+                file=sys.stderr,
+                flush=True,
             )
-            seats += [
-                {
-                    "game_id": game_id,
-                    "seat_index": s,
-                    "name": NAMES[s],
-                    "address": addresses[s],
-                    "secret_hash": secret_hash,
-                }
-                for s in range(len(NAMES))
-            ]
-            snapshots.append(
-                {"game_id": game_id, "seq": step.log_before, "state_json": step.state_before}
-            )
-            actions += [
-                {
-                    "game_id": game_id,
-                    "seq": seq,
-                    "seat_index": seat,
-                    "action_json": action,
-                    "actor": actor,
-                    "created_at": now,
-                }
-                for seq, (seat, action, actor) in enumerate(line.log[: step.log_before], 1)
-            ]
-            ins, outs = past_rows(
-                game_id, tag, addresses, line.steps[max(0, cut - RECENT_MAILS) : cut], now
-            )
-            inbound += ins
-            outbox += outs
-        for model, rows in (
-            (m.Game, games),
-            (m.Seat, seats),
-            (m.Snapshot, snapshots),
-            (m.Action, actions),
-            (m.InboundMessage, inbound),
-            (m.OutboxMessage, outbox),
-        ):
-            for start in range(0, len(rows), 5000):
-                session.execute(insert(model), rows[start : start + 5000])
+    with factory.begin() as session:
         if factory.kw["bind"].dialect.name == "postgresql":
             # Explicit ids were inserted: move the sequence past them.
             session.execute(
@@ -273,6 +251,83 @@ def fill(factory: sessionmaker[Session], count: int, lines: list[Line]) -> None:
             )
     with factory.begin() as session:
         session.execute(text("ANALYZE"))  # fresh planner statistics, as a live database has
+
+
+def background_cut(game_id: int, lines: list[Line]) -> tuple[Line, int]:
+    """The line a background game follows and the step it stands at (before its order)."""
+    line = lines[game_id % len(lines)]
+    return line, (game_id * 37) % (len(line.steps) - 1)  # anywhere but past the last order
+
+
+def background_rows(
+    ids: range, lines: list[Line], secret_hash: str, now: Any
+) -> list[tuple[type[m.Base], list[dict[str, Any]]]]:
+    """The rows of the background games ``ids``, table by table (parents first)."""
+    games, seats, snapshots, actions, inbound, outbox = [], [], [], [], [], []
+    for game_id in ids:
+        line, cut = background_cut(game_id, lines)
+        step = line.steps[cut]
+        tag = f"PR-{game_id}"
+        addresses = background_addresses(game_id)
+        games.append(
+            {
+                "id": game_id,
+                "tag": tag,
+                "variant": m.GameVariant.STANDARD,
+                "seed": line.seed,
+                "status": m.GameStatus.ACTIVE,
+                "version": step.log_before,
+                "deadline_at": now + timedelta(hours=48),
+                "reminder_at": now + timedelta(hours=36),
+                "last_message_at": now,
+            }
+        )
+        seats += [
+            {
+                "game_id": game_id,
+                "seat_index": s,
+                "name": NAMES[s],
+                "address": addresses[s],
+                "secret_hash": secret_hash,
+            }
+            for s in range(len(NAMES))
+        ]
+        snapshots.append(
+            {"game_id": game_id, "seq": step.log_before, "state_json": step.state_before}
+        )
+        actions += [
+            {
+                "game_id": game_id,
+                "seq": seq,
+                "seat_index": seat,
+                "action_json": action,
+                "actor": actor,
+                "created_at": now,
+            }
+            for seq, (seat, action, actor) in enumerate(line.log[: step.log_before], 1)
+        ]
+        ins, outs = past_rows(
+            game_id, tag, addresses, line.steps[max(0, cut - RECENT_MAILS) : cut], now
+        )
+        inbound += ins
+        outbox += outs
+    return [
+        (m.Game, games),
+        (m.Seat, seats),
+        (m.Snapshot, snapshots),
+        (m.Action, actions),
+        (m.InboundMessage, inbound),
+        (m.OutboxMessage, outbox),
+    ]
+
+
+def background_addresses(game_id: int) -> list[str]:
+    return [f"{n.lower()}.{game_id}@players.example" for n in NAMES]
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def position_game(admin: Admin, line: Line, start: int, run: str) -> tuple[str, list[str]]:
@@ -384,38 +439,91 @@ def postgres_url() -> Iterator[URL | str]:
 
 @dataclass
 class Result:
-    early: list[float]
+    games: int
+    early: list[float]  # orders per second, one figure per run
     late: list[float]
+    spread: list[float]  # seconds per order (ingest + processing), orders spread at random
+    spread_rate: float = 0.0  # orders per second over the spread run
+    spread_cpu: float = 0.0  # this process's CPU seconds per spread order
 
 
-def bench_backend(url: URL, args: argparse.Namespace, line: Line, lines: list[Line]) -> Result:
+def bench_size(url: URL, args: argparse.Namespace, games: int, lines: list[Line]) -> Result:
+    """One database of ``games`` background games: the early and late runs, then (with
+    --spread) orders spread at random over the stored games."""
+    line = lines[0]
     upgrade(url)
     engine = make_engine(url)
     factory = make_session_factory(engine)
     moderator = Moderator(config(), factory)
     admin = Admin(moderator)
     began = time.perf_counter()
-    fill(factory, args.games, lines)
+    fill(factory, games, lines)
     with factory.begin() as session:
         stored = session.scalar(select(func.count(m.Game.id)))
         logged = session.scalar(select(func.count(m.Action.id)))
-    print(f"  {stored} games, {logged} log rows stored in {time.perf_counter() - began:.1f} s")
+        mails = session.scalar(select(func.count(m.OutboxMessage.id)))
+    print(
+        f"  {stored:,} games, {logged:,} log rows, {mails:,} outbox mails stored in "
+        f"{time.perf_counter() - began:.1f} s (peak memory {peak_mb():.0f} MB)"
+    )
     late = next(i for i, s in enumerate(line.steps) if s.round >= LATE_ROUND)
     assert late + args.orders <= len(line.steps)
-    print(
-        f"  early: mails 1-{args.orders} (round {line.steps[0].round}-"
-        f"{line.steps[args.orders - 1].round}, log {line.steps[0].log_before} actions); "
-        f"late: mails {late + 1}-{late + args.orders} (round {line.steps[late].round}-"
-        f"{line.steps[late + args.orders - 1].round}, log {line.steps[late].log_before} actions)"
-    )
-    result = Result([], [])
+    result = Result(games, [], [], [])
     timed_run(moderator, admin, line, 0, args.orders, "warm")  # imports, caches, templates
     for r in range(args.runs):
         # Alternate, so that drift on a busy machine touches both alike.
         result.early.append(timed_run(moderator, admin, line, 0, args.orders, f"e{r}"))
         result.late.append(timed_run(moderator, admin, line, late, args.orders, f"l{r}"))
+    if args.spread:
+        cpu = time.process_time()
+        result.spread, result.spread_rate = spread_run(moderator, lines, games, args.spread)
+        result.spread_cpu = (time.process_time() - cpu) / args.spread
     engine.dispose()
     return result
+
+
+def spread_run(
+    moderator: Moderator, lines: list[Line], games: int, orders: int
+) -> tuple[list[float], float]:
+    """``orders`` order mails, each to a background game drawn at random (a real server's
+    pattern: no game stays warm), each the legal next order of its game's line. Returns
+    each order's time (ingest + processing, seconds) and the orders per second."""
+    rng = random.Random(13)
+    cursor: dict[int, int] = {}
+    secret = moderator.config.secret
+    times: list[float] = []
+    inbound: list[int] = []
+    began = time.perf_counter()
+    while len(times) < orders:
+        game_id = rng.randrange(1, games + 1)  # the background games' ids (a fresh database)
+        line, cut = background_cut(game_id, lines)
+        at = cursor.get(game_id, cut)
+        if at >= len(line.steps):
+            continue  # this game is over
+        step = line.steps[at]
+        cursor[game_id] = at + 1
+        tag = f"PR-{game_id}"
+        raw = mail(
+            background_addresses(game_id)[step.seat],
+            reply_address(ADDRESS, secret, tag, step.seat, 0),
+            step.order,
+            f"Re: [{tag}] your turn",
+            f"<spread.{len(times)}@p>",
+        )
+        t0 = time.perf_counter()
+        got = moderator.ingest(raw, source=m.MessageSource.PIPE)
+        assert got is not None and moderator.process_next("bench")
+        times.append(time.perf_counter() - t0)
+        inbound.append(got)
+    rate = orders / (time.perf_counter() - began)
+    with moderator.factory.begin() as session:
+        outcomes = session.execute(
+            select(m.InboundMessage.outcome, func.count())
+            .where(m.InboundMessage.id.in_(inbound))
+            .group_by(m.InboundMessage.outcome)
+        ).all()
+    assert dict(outcomes) == {m.Outcome.APPLIED: orders}, f"not every order applied: {outcomes}"
+    return times, rate
 
 
 def spread(values: list[float]) -> str:
@@ -424,7 +532,12 @@ def spread(values: list[float]) -> str:
     return f"{med:6.1f} /s  (min {min(values):.1f}, max {max(values):.1f}, ±{noise:.0f} %)"
 
 
-def report(name: str, result: Result) -> bool:
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def report(result: Result) -> bool:
     early, late = statistics.median(result.early), statistics.median(result.late)
     ratio = late / early
     ok = ratio >= 0.8
@@ -435,14 +548,64 @@ def report(name: str, result: Result) -> bool:
         f"  late/early: {ratio:.2f}  (pairwise {min(ratios):.2f}-{max(ratios):.2f})  "
         f"{'within' if ok else 'NOT within'} 20 %"
     )
+    if result.spread:
+        p50, p99 = percentile(result.spread, 50) * 1000, percentile(result.spread, 99) * 1000
+        good = result.spread_rate >= SPREAD_RATE and p99 < SPREAD_P99_MS
+        print(
+            f"  spread over {result.games:,} games: {len(result.spread)} orders, "
+            f"{result.spread_rate:.1f} orders/s, p50 {p50:.0f} ms, p99 {p99:.0f} ms  "
+            f"({'meets' if good else 'MISSES'} >= {SPREAD_RATE} /s and p99 < {SPREAD_P99_MS} ms); "
+            f"this process's CPU {result.spread_cpu * 1000:.0f} ms an order (the load average "
+            f"was {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+        )
+        ok = ok and good
+    return ok
+
+
+def side_by_side(results: list[Result]) -> bool:
+    """Per-order cost (ms, medians of the runs) at each size, against the smallest."""
+    base = results[0]
+
+    def ms(rates: list[float]) -> float:
+        return 1000 / statistics.median(rates)
+
+    print("  per-order cost, ms (ingest + processing; median of the runs):")
+    print("    games        " + "".join(f"{r.games:>14,}" for r in results) + "   largest/smallest")
+    ok = True
+    for name, pick in (("early", lambda r: r.early), ("late", lambda r: r.late)):
+        costs = [ms(pick(r)) for r in results]
+        ratio = costs[-1] / ms(pick(base))
+        ok = ok and ratio <= 1.2
+        cells = "".join(f"{c:>14.1f}" for c in costs)
+        print(
+            f"    {name:<13}{cells}   {ratio:.2f} "
+            f"({'within' if ratio <= 1.2 else 'NOT within'} 20 %)"
+        )
+    if all(r.spread for r in results):
+        cells = "".join(f"{statistics.median(r.spread) * 1000:>14.1f}" for r in results)
+        print(f"    spread p50   {cells}")
     return ok
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--games", type=int, default=1000, help="background games (1000)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        nargs="+",
+        default=[1000],
+        help="background games; several sizes (a database each) are compared side by side, "
+        "e.g. --games 1000 100000 (1000)",
+    )
     parser.add_argument("--orders", type=int, default=20, help="order mails per run (20)")
     parser.add_argument("--runs", type=int, default=5, help="runs per position (5)")
+    parser.add_argument(
+        "--spread",
+        type=int,
+        default=0,
+        metavar="N",
+        help="then N orders spread at random over the stored games: orders/s, p50, p99 (0)",
+    )
     parser.add_argument(
         "--backend", choices=("sqlite", "postgresql", "both"), default="both", help="(both)"
     )
@@ -451,6 +614,13 @@ def main(argv: list[str] | None = None) -> int:
 
     line = play(SEED)
     lines = [line, *(play(SEED + 100 + i) for i in range(BACKGROUND_LINES - 1))]
+    late = next(i for i, s in enumerate(line.steps) if s.round >= LATE_ROUND)
+    print(
+        f"early: mails 1-{args.orders} (round {line.steps[0].round}-"
+        f"{line.steps[args.orders - 1].round}, log {line.steps[0].log_before} actions); "
+        f"late: mails {late + 1}-{late + args.orders} (round {line.steps[late].round}-"
+        f"{line.steps[late + args.orders - 1].round}, log {line.steps[late].log_before} actions)"
+    )
     backends: list[tuple[str, Callable[[], Any]]] = []
     if args.backend in ("sqlite", "both"):
         backends.append(("SQLite", sqlite_url))
@@ -458,13 +628,19 @@ def main(argv: list[str] | None = None) -> int:
         backends.append(("PostgreSQL", postgres_url))
     ok = True
     for name, opener in backends:
-        print(f"{name}:")
-        with opener() as url:
-            if isinstance(url, str):
-                print(f"  skipped: {url}")
-                continue
-            result = bench_backend(url, args, line, lines)
-            ok = report(name, result) and ok
+        results = []
+        for games in args.games:
+            print(f"{name}, {games:,} games:", flush=True)
+            with opener() as url:
+                if isinstance(url, str):
+                    print(f"  skipped: {url}")
+                    break
+                result = bench_size(url, args, games, lines)
+            ok = report(result) and ok
+            results.append(result)
+        if len(results) > 1:
+            print(f"{name}:")
+            ok = side_by_side(results) and ok
     return 0 if ok else 1
 
 
