@@ -67,6 +67,20 @@ RETRY_CAP = 15.0
 EXIT_TASK_FAILED = 70
 
 
+def pid_gone(pid: int) -> bool:
+    """True when no process ``pid`` of an earlier run exists on this host (our own pid,
+    asked about an earlier run's record, was an earlier process's)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
 class Transport(Protocol):
     async def send(self, raw: bytes, mail_from: str, rcpt_to: list[str]) -> SendResult: ...
 
@@ -648,15 +662,7 @@ class Daemon:
 
     def _is_dead(self, run: m.DaemonRun, now: datetime) -> bool:
         if run.host == self.host:  # ask the system: a restart comes within seconds
-            if run.pid == os.getpid():
-                return True  # our own pid, but not this run: an earlier process's
-            try:
-                os.kill(run.pid, 0)
-            except ProcessLookupError:
-                return True
-            except PermissionError:
-                return False
-            return False
+            return pid_gone(run.pid)
         return (now - run.seen_at).total_seconds() > 3 * HEARTBEAT
 
     def _seen(self, session: Session, stopped: bool = False) -> None:
@@ -679,12 +685,28 @@ class Daemon:
         try:
             holder: str | None = await self.db(
                 lambda session: take_lease(
-                    session, POLL_LEASE, self.holder, now=m.utcnow(), seconds=LEASE_SECONDS
+                    session,
+                    POLL_LEASE,
+                    self.holder,
+                    now=m.utcnow(),
+                    seconds=LEASE_SECONDS,
+                    dead=self._holder_gone,
                 )
             )
         except SQLAlchemyError as exc:
             return f"nobody ({describe_db_error(exc, self.config.database.url)})"
         return holder
+
+    def _holder_gone(self, holder: str) -> bool:
+        """True when ``holder`` (host:pid:...) was a process of this host that no longer
+        exists: a daemon killed outright (SIGKILL, OOM) and restarted would otherwise read
+        no mail until its predecessor's lease ran out (LEASE_SECONDS; found by
+        bench/soak.py). A pid taken again by another process only waits out the lease."""
+        host, _, rest = holder.partition(":")
+        pid = rest.partition(":")[0]
+        if host != self.host or not pid.isdigit():
+            return False
+        return pid_gone(int(pid))
 
     async def poll_mailbox(self, imap: ImapConfig) -> None:
         """Read the mailbox while this daemon holds the lease; else process and send only,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
@@ -219,11 +220,19 @@ def waiting_messages(session: Session) -> int:
 
 
 def take_lease(
-    session: Session, name: str, holder: str, *, now: datetime, seconds: float
+    session: Session,
+    name: str,
+    holder: str,
+    *,
+    now: datetime,
+    seconds: float,
+    dead: Callable[[str], bool] | None = None,
 ) -> str | None:
     """Take or renew the lease ``name`` for ``seconds`` from ``now``: None when ``holder``
     has it now, else who holds it. The row is locked for the check (SQLite: the
-    transaction's write lock), so two processes cannot both take it."""
+    transaction's write lock), so two processes cannot both take it. ``dead(other)``:
+    True when the other holder is known to be gone (a process of this host that no longer
+    exists): its lease is taken at once rather than when it runs out."""
     until = now + timedelta(seconds=seconds)
     row = session.get(Lease, name, with_for_update=True)
     if row is None:
@@ -236,7 +245,7 @@ def take_lease(
         except IntegrityError:
             row = session.get(Lease, name, with_for_update=True, populate_existing=True)
             assert row is not None
-    if row.holder != holder and row.expires_at > now:
+    if row.holder != holder and row.expires_at > now and not (dead and dead(row.holder)):
         return row.holder
     if row.holder != holder:
         row.holder = holder
