@@ -16,7 +16,7 @@ from .daemon import POLL_LEASE
 from .mail import imap, smtp
 from .store import models as m
 from .store.db import normalise_url, shown, sqlite_file
-from .store.migrate import DatabaseNotReady, head_revision, open_database
+from .store.migrate import READ_ONLY_FS, DatabaseNotReady, head_revision, open_database
 
 # A server that does not answer within this long fails the check (the daemon itself
 # waits longer, and retries).
@@ -82,7 +82,8 @@ def check_database(config: Config) -> list[Check]:
     except DatabaseNotReady as exc:
         # A database server may still be starting; a missing or old schema will not mend.
         server = sqlite_file(normalise_url(url)) is None
-        return [Check("database", Status.FAIL, str(exc), transient=server and "open" in str(exc))]
+        transient = (server and "open" in str(exc)) or READ_ONLY_FS in str(exc)
+        return [Check("database", Status.FAIL, str(exc), transient=transient)]
     try:
         with engine.connect() as connection:
             runs = connection.execute(

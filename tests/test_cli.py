@@ -941,3 +941,27 @@ def test_an_unexpected_database_error_in_an_admin_command_says_what_failed_in_on
         f"moderator: the database sqlite:///{cli.config.parent / 'm.sqlite'} has no such table "
         "(is it migrated?): no such table: outbox"
     ]
+
+
+def test_a_database_on_a_read_only_file_system_is_a_temporary_failure_said_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A disk remounted read-only (after errors, for a snapshot) is no setting a person must
+    # fix: `check` says what it is and exits 75, so the unit starts the daemon again later
+    # (bench/soak.py found exit 2 and "it belongs to root, this command runs as root").
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "--bind", str(disk), str(disk)]).returncode:
+        pytest.skip("needs root to mount")
+    try:
+        config = tmp_path / "m.toml"
+        config.write_text(CONFIG.format(secret=SECRET, path=disk / "m.sqlite"), encoding="utf-8")
+        assert main(["db", "upgrade", "--config", str(config)]) == 0
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(disk)], check=True)
+        capsys.readouterr()
+        assert main(["check", "--config", str(config)]) == 75
+        lines = [x.split(maxsplit=2) for x in capsys.readouterr().out.splitlines()]
+        status, _, words = next(x for x in lines if x[1] == "database")
+        assert status == "FAIL" and "read-only file system" in words
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)

@@ -55,6 +55,18 @@ def test_a_full_disk_is_an_outage() -> None:
     assert "is on a full disk" in describe_db_error(exc, "sqlite:///x.sqlite")
 
 
+def test_a_postgresql_database_refusing_connections_is_an_outage_and_says_so() -> None:
+    # What bench/soak.py's PostgreSQL fault (ALLOW_CONNECTIONS false) makes the driver say.
+    words = (
+        'connection to server at "127.0.0.1", port 5432 failed: FATAL:  database "pr" is '
+        "not currently accepting connections"
+    )
+    exc = OperationalError("SELECT 1", {}, Exception(words))
+    assert is_outage(exc)
+    assert "refuses connections" in describe_db_error(exc, "postgresql://u:pw@127.0.0.1/pr")
+    assert "pw" not in describe_db_error(exc, "postgresql://u:pw@127.0.0.1/pr")
+
+
 @pytest.mark.parametrize(
     "exc", [IntegrityError("INSERT", {}, Exception("UNIQUE")), RuntimeError("bug")]
 )

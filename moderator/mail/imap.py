@@ -158,6 +158,9 @@ def _uid_set(uids: Iterable[int]) -> str:
     return ",".join(parts)
 
 
+# Seconds at most between tries while the store (not the server) fails: the database's
+# outage, waited out like the daemon's other tasks wait it (daemon.RETRY_CAP).
+STORE_RETRY_CAP = 15.0
 _UIDVALIDITY_RE = re.compile(rb"\[UIDVALIDITY (\d+)\]")
 _FETCH_RE = re.compile(rb"^\d+ FETCH \(")
 _UID_RE = re.compile(rb"\bUID (\d+)")
@@ -405,15 +408,19 @@ class ImapPoller:
                 await self._session(conn)
                 break
             except Exception as exc:
-                # A session that got as far as SELECT was healthy: start the backoff afresh.
-                attempt = 1 if conn.selected else attempt + 1
+                expected = isinstance(exc, ConnectionLost | OSError | ImapError | TimeoutError)
+                # A session that got as far as SELECT was healthy: start the backoff afresh;
+                # but not when the store failed (a database outage): the server was fine and
+                # reconnecting every second would not help (found by bench/soak.py, disk full).
+                attempt = 1 if conn.selected and expected else attempt + 1
                 if self._stop.is_set():
                     break
-                delay = backoff_delay(
-                    attempt, self.config.reconnect_min, self.config.reconnect_max, self._rng
-                )
-                expected = isinstance(exc, ConnectionLost | OSError | ImapError | TimeoutError)
-                if not expected and self._tolerate is not None and not self._tolerate(exc):
+                # The store's outage is waited out as the daemon's tasks wait theirs (at most
+                # STORE_RETRY_CAP between tries): the mail is read soon after it ends.
+                cap = self.config.reconnect_max if expected else STORE_RETRY_CAP
+                delay = backoff_delay(attempt, self.config.reconnect_min, cap, self._rng)
+                tolerated = self._tolerate is not None and self._tolerate(exc)
+                if not expected and self._tolerate is not None and not tolerated:
                     raise
                 # Anything else is most likely the store callback failing: the message stays
                 # on the server and is fetched again after the delay. Logged once an outage
@@ -431,7 +438,7 @@ class ImapPoller:
                     attempt,
                     delay,
                     exc,
-                    exc_info=not expected,
+                    exc_info=not expected and not tolerated,  # an outage: its words suffice
                 )
             finally:
                 self._waiting.clear()

@@ -34,6 +34,8 @@ def shown(url: str | URL) -> str:
 _MEANINGS = (
     (("no such table", "undefinedtable"), "has no such table (is it migrated?)"),
     (("connection refused", "could not connect"), "refused the connection (is it running?)"),
+    (("not currently accepting connections",), "refuses connections (ALLOW_CONNECTIONS "
+     "false?)"),
     (("name or service not known", "could not translate host"), "has a host name that "
      "does not resolve"),
     (("password authentication failed", "authentication failed"), "refused the login"),

@@ -95,6 +95,10 @@ def open_database(url: str | URL) -> Engine:
                 f"no database at {file} ({shown(parsed)}): create it with {upgrade_hint}, "
                 "or check [database] url"
             )
+        if _read_only_file_system(file):
+            # Not a person's fix like a file's owner: a disk remounted read-only after
+            # errors, or a snapshot being taken; the daemon tries again later (exit 75).
+            raise DatabaseNotReady(f"cannot write {file}: {READ_ONLY_FS}")
         # WAL: every reader also writes (the -wal and -shm files beside the database).
         for needed in (file, file.parent):
             if not os.access(needed, os.W_OK, effective_ids=_EFFECTIVE):
@@ -124,6 +128,16 @@ def open_database(url: str | URL) -> Engine:
             )
         raise DatabaseNotReady(f"the database {shown(parsed)} {state}: run {upgrade_hint}")
     return engine
+
+
+READ_ONLY_FS = "it is on a read-only file system"
+
+
+def _read_only_file_system(file: Path) -> bool:
+    try:
+        return bool(os.statvfs(file).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 # The user the command runs as (sudo -u, a unit's User=) is the one that must write.
