@@ -584,6 +584,9 @@ def side_by_side(results: list[Result]) -> bool:
     if all(r.spread for r in results):
         cells = "".join(f"{statistics.median(r.spread) * 1000:>14.1f}" for r in results)
         print(f"    spread p50   {cells}")
+        cells = "".join(f"{r.spread_cpu * 1000:>14.1f}" for r in results)
+        ratio = results[-1].spread_cpu / base.spread_cpu
+        print(f"    spread CPU   {cells}   {ratio:.2f} (this process's CPU an order)")
     return ok
 
 

@@ -67,6 +67,13 @@ class MailStack:
     def start_dovecot(self) -> None:
         _run_script(self.directory, self._env(), "dovecot-start")
 
+    def stop_postfix(self) -> None:
+        """Stop Postfix: SMTP connections are refused; what it had queued stays queued."""
+        _run_script(self.directory, self._env(), "postfix-stop")
+
+    def start_postfix(self) -> None:
+        _run_script(self.directory, self._env(), "postfix-start")
+
     def doveadm(self, *args: str) -> str:
         """Run doveadm against this stack's Dovecot; returns its stdout."""
         proc = subprocess.run(

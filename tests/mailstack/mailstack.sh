@@ -53,6 +53,11 @@ dovecot_stop() {  # children first: an imap process on SIGTERM says BYE to its c
   for p in $(instance_pids); do kill -9 "$p" 2>/dev/null || true; done
 }
 
+postfix_start() {
+  postfix -c "$D/postfix" start </dev/null >>"$D/log/postfix.stderr" 2>&1
+  for p in $SMTP $SUBM $SMTPS; do wait_port "$p"; done
+}
+
 dovecot_start() {
   # daemons must not inherit our stdout/stderr (a capturing caller would hang on the pipe)
   dovecot -c "$D/dovecot.conf" </dev/null >>"$D/log/dovecot.stderr" 2>&1
@@ -252,5 +257,9 @@ case "${1:-}" in
   # For reconnect tests: take IMAP away (clients see BYE + a closed socket) and bring it back.
   dovecot-stop) dovecot_stop ;;
   dovecot-start) alive "$(dovecot_pid)" || dovecot_start ;;
-  *) echo "usage: $0 up|down|status|dovecot-stop|dovecot-start" >&2; exit 2 ;;
+  # For outage tests: SMTP refused (mail already queued stays in Postfix's queue), then back.
+  postfix-stop) stop_pid "$(postfix_pid)" ;;
+  postfix-start) alive "$(postfix_pid)" || postfix_start ;;
+  *) echo "usage: $0 up|down|status|dovecot-stop|dovecot-start|postfix-stop|postfix-start" >&2
+     exit 2 ;;
 esac
