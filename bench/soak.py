@@ -56,15 +56,18 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, func, select, text
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the mail stack and the hostile corpus
+sys.path.insert(0, str(ROOT / "tests" / "integration"))  # the end-to-end test's config
+sys.path.insert(0, str(ROOT / "bench"))
 
 import hostile  # noqa: E402
 from mailstack import MailStack, MailStackUnavailable, running  # noqa: E402
+from store import postgres_url  # noqa: E402  (bench/store.py: a throwaway database)
+from test_end_to_end import write_config  # noqa: E402  (IMAPS in, STARTTLS out)
 
 from moderator.bots import HeuristicBot  # noqa: E402
 from moderator.config import load_config  # noqa: E402
@@ -80,7 +83,6 @@ from moderator.store.migrate import upgrade  # noqa: E402
 PG_ADMIN_URL = os.environ.get(
     "PR_BENCH_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )
-SECRET = "Qm7d0cYb5v2HkS1tXr9uWz3aJf6gLp8eNy4oVi0TqRs"
 PLAYERS = (("Alice", "alice"), ("Bob", "bob"), ("Carol", "carol"), ("Dave", "dave"))
 # The hostile corpus's game is seated as the corpus expects (tests/hostile.py): its
 # players at the stack's domain have mailboxes; Bob's IDNA domain is bounced locally.
@@ -94,49 +96,6 @@ def log(text: str) -> None:
 
 
 # -- the daemon ---------------------------------------------------------------------------
-
-
-def write_config(stack: MailStack, directory: Path, db_url: str) -> Path:
-    path = directory / "moderator.toml"
-    path.write_text(
-        f"""
-source = "imap"
-outgoing = "smtp"
-log_level = "INFO"
-
-[moderator]
-address = "{stack.address("moderator")}"
-secret = "{SECRET}"
-
-[database]
-url = "{db_url}"
-
-[imap]
-host = "{stack.host}"
-port = {stack.ports.imaps}
-security = "imaps"
-ca_file = "{stack.ca_cert}"
-user = "{stack.address("moderator")}"
-password = "{stack.password}"
-mailbox = "INBOX"
-processed_folder = "Processed"
-idle = true
-poll_seconds = 5.0
-
-[smtp]
-host = "{stack.host}"
-port = {stack.ports.smtp}
-security = "starttls"
-ca_file = "{stack.ca_cert}"
-
-[limits]
-replies_per_sender_per_hour = 100000
-
-[autopilot]
-player = "heuristic"
-"""
-    )
-    return path
 
 
 class Daemon:
@@ -220,6 +179,7 @@ class Driver:
     reader: Engine
     tags: list[str]
     moderator: str
+    secret: bytes
     users: tuple[str, ...] = tuple(user for _, user in PLAYERS)
     sent: list[Order] = field(default_factory=list)
     in_flight: dict[str, Order] = field(default_factory=dict)
@@ -287,7 +247,7 @@ class Driver:
         user = self.users[seat]
         msg = EmailMessage()
         msg["From"] = self.stack.address(user)
-        msg["To"] = reply_address(self.moderator, SECRET.encode(), tag, seat, 0)
+        msg["To"] = reply_address(self.moderator, self.secret, tag, seat, 0)
         msg["Subject"] = f"Re: [{tag}] orders"
         msg["Message-ID"] = make_msgid(domain="soak.example.test")
         msg["Date"] = format_datetime(m.utcnow())
@@ -445,7 +405,8 @@ class Harness:
             tag, _ = self.admin.new_game(players, seed=1000 + g)
             tags.append(tag)
         self.leg.games = len(tags)
-        self.driver = Driver(stack, self.reader, tags, stack.address("moderator"))
+        self.secret = config.secret
+        self.driver = Driver(stack, self.reader, tags, stack.address("moderator"), self.secret)
         self.daemon = Daemon(self.config_path, work / f"daemon-{backend}.log")
         self.started = time.monotonic()
         # Orders the driver may have mailed so far: each phase adds its share, so that
@@ -545,7 +506,7 @@ def send_hostile(harness: Harness) -> list[tuple[str, str]]:
             s.seat_index: s.mac_key_id
             for s in session.scalars(select(m.Seat).join(m.Game).where(m.Game.tag == tag))
         }
-    game = hostile.Game(tag, stack.address("moderator"), SECRET.encode(), keys, passwords)
+    game = hostile.Game(tag, stack.address("moderator"), harness.secret, keys, passwords)
     values = game.values()
     sent: list[tuple[str, str]] = []
     for name, expected in sorted(hostile.expectations().items()):
@@ -591,11 +552,10 @@ def hostile_outcomes(harness: Harness, sent: list[tuple[str, str]]) -> list[tupl
 
 
 @contextlib.contextmanager
-def tmpfs(size_mb: int) -> Iterator[Path]:
-    where = Path(tempfile.mkdtemp(prefix="pr-soak-db-"))
-    subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size_mb}m", "tmpfs", str(where)], check=True
-    )
+def mounted(prefix: str, *mount: str) -> Iterator[Path]:
+    """A fresh folder with ``mount ... FOLDER`` on it, unmounted and removed after."""
+    where = Path(tempfile.mkdtemp(prefix=prefix))
+    subprocess.run(["mount", *mount, str(where)], check=True)
     try:
         yield where
     finally:
@@ -605,7 +565,10 @@ def tmpfs(size_mb: int) -> Iterator[Path]:
 
 
 def sqlite_leg(stack: MailStack, work: Path, args: argparse.Namespace) -> Leg:
-    with tmpfs(TMPFS_MB) as disk, bind_view(disk) as view:
+    with (
+        mounted("pr-soak-db-", "-t", "tmpfs", "-o", f"size={TMPFS_MB}m", "tmpfs") as disk,
+        mounted("pr-soak-view-", "--bind", str(disk)) as view,
+    ):
         h = Harness(
             stack,
             work,
@@ -616,6 +579,7 @@ def sqlite_leg(stack: MailStack, work: Path, args: argparse.Namespace) -> Leg:
         )
         h.daemon.start()
         hostile_sent = send_hostile(h) if args.hostile else []
+        h.settle(args.recover_timeout)  # the corpus handled before the faults are timed
         h.kills(args.kills)
         h.fault("Postfix stopped", stack.stop_postfix, stack.start_postfix, args.hold)
         h.fault(
@@ -663,18 +627,6 @@ def sqlite_leg(stack: MailStack, work: Path, args: argparse.Namespace) -> Leg:
         return leg
 
 
-@contextlib.contextmanager
-def bind_view(disk: Path) -> Iterator[Path]:
-    where = Path(tempfile.mkdtemp(prefix="pr-soak-view-"))
-    subprocess.run(["mount", "--bind", str(disk), str(where)], check=True)
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
-        with contextlib.suppress(OSError):
-            where.rmdir()
-
-
 def remount(where: Path, mode: str) -> None:
     subprocess.run(["mount", "-o", f"remount,bind,{mode}", str(where)], check=True)
 
@@ -690,38 +642,13 @@ def flush_postfix(stack: MailStack) -> None:
     )
 
 
-@contextlib.contextmanager
-def postgres_db() -> Iterator[tuple[str, Engine] | str]:
-    admin_url = make_url(PG_ADMIN_URL)
-    admin = create_engine(
-        admin_url, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3}
-    )
-    try:
-        with admin.connect() as conn:
-            conn.execute(text("SELECT 1"))
-    except Exception as exc:  # no usable server
-        admin.dispose()
-        first = (str(exc).strip().splitlines() or [repr(exc)])[0]
-        yield f"no PostgreSQL server answers at {admin_url.render_as_string()}: {first}"
-        return
-    name = f"pr_soak_{os.urandom(4).hex()}"
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield admin_url.set(database=name).render_as_string(hide_password=False), admin
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true'))
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
 def postgres_leg(stack: MailStack, work: Path, args: argparse.Namespace) -> Leg | str:
-    with postgres_db() as got:
+    with postgres_url() as got:
         if isinstance(got, str):
             return got
-        url, admin = got
-        name = make_url(url).database
+        url = got.render_as_string(hide_password=False)
+        name = got.database
+        admin = create_engine(got.set(database="postgres"), isolation_level="AUTOCOMMIT")
         h = Harness(stack, work, url, "PostgreSQL", args)
         h.daemon.start()
         h.kills(args.kills)
@@ -741,9 +668,14 @@ def postgres_leg(stack: MailStack, work: Path, args: argparse.Namespace) -> Leg 
             with admin.connect() as conn:
                 conn.execute(text(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true'))
 
-        h.fault("PostgreSQL refusing connections", refuse, allow, args.hold)
-        leg = h.finish()
-        h.reader.dispose()
+        try:
+            h.fault("PostgreSQL refusing connections", refuse, allow, args.hold)
+            leg = h.finish()
+        finally:
+            allow()
+            h.reader.dispose()
+            h.factory.kw["bind"].dispose()
+            admin.dispose()
         return leg
 
 

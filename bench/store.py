@@ -295,17 +295,7 @@ def background_rows(
         snapshots.append(
             {"game_id": game_id, "seq": step.log_before, "state_json": step.state_before}
         )
-        actions += [
-            {
-                "game_id": game_id,
-                "seq": seq,
-                "seat_index": seat,
-                "action_json": action,
-                "actor": actor,
-                "created_at": now,
-            }
-            for seq, (seat, action, actor) in enumerate(line.log[: step.log_before], 1)
-        ]
+        actions += log_rows(game_id, line, step.log_before, now)
         ins, outs = past_rows(
             game_id, tag, addresses, line.steps[max(0, cut - RECENT_MAILS) : cut], now
         )
@@ -318,6 +308,24 @@ def background_rows(
         (m.Action, actions),
         (m.InboundMessage, inbound),
         (m.OutboxMessage, outbox),
+    ]
+
+
+def log_rows(
+    game_id: int, line: Line, upto: int, now: Any, *, after: int = 0
+) -> list[dict[str, Any]]:
+    """The action log rows ``after`` < seq <= ``upto`` of a game following ``line``."""
+    return [
+        {
+            "game_id": game_id,
+            "seq": seq,
+            "seat_index": seat,
+            "action_json": action,
+            "actor": actor,
+            "created_at": now,
+        }
+        for seq, (seat, action, actor) in enumerate(line.log[:upto], 1)
+        if seq > after
     ]
 
 
@@ -348,18 +356,7 @@ def position_game(admin: Admin, line: Line, start: int, run: str) -> tuple[str, 
             )
         ] == [(s, a) for s, a, _ in line.log[:have]]
         now = m.utcnow()
-        rows = [
-            {
-                "game_id": game.id,
-                "seq": seq,
-                "seat_index": seat,
-                "action_json": action,
-                "actor": actor,
-                "created_at": now,
-            }
-            for seq, (seat, action, actor) in enumerate(line.log[: step.log_before], 1)
-            if seq > have
-        ]
+        rows = log_rows(game.id, line, step.log_before, now, after=have)
         if rows:
             session.execute(insert(m.Action), rows)
         ins, outs = past_rows(game.id, tag, [p.address for p in players], line.steps[:start], now)
@@ -489,6 +486,7 @@ def spread_run(
     pattern: no game stays warm), each the legal next order of its game's line. Returns
     each order's time (ingest + processing, seconds) and the orders per second."""
     rng = random.Random(13)
+    run = secrets.token_hex(4)  # the Message-IDs of one run
     cursor: dict[int, int] = {}
     secret = moderator.config.secret
     times: list[float] = []
@@ -508,7 +506,7 @@ def spread_run(
             reply_address(ADDRESS, secret, tag, step.seat, 0),
             step.order,
             f"Re: [{tag}] your turn",
-            f"<spread.{len(times)}@p>",
+            f"<spread.{run}.{len(times)}@p>",
         )
         t0 = time.perf_counter()
         got = moderator.ingest(raw, source=m.MessageSource.PIPE)
