@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cache
 from pathlib import Path
@@ -289,6 +289,22 @@ def _judge(
 
 def _seat_of(case: Case) -> int:
     return _writer(case, load_position(case.position))
+
+
+def dressed(case: Case) -> list[Case]:
+    """The same mail as players also write it: with a greeting and the writer's name
+    around it, and in capitals. It means what the case says, so it must never be applied
+    wrongly."""
+    game = load_position(case.position)
+    writer = game.names[_writer(case, game)]
+    forms = (
+        f"Hi all,\n\n{case.text}\n\nCheers,\n{writer}",
+        case.text.upper(),
+    )
+    return [
+        replace(case, source=f"{case.source} (dressed {i})", text=text)
+        for i, text in enumerate(forms, 1)
+    ]
 
 
 def run(cases: Iterable[Case]) -> list[Result]:

@@ -16,6 +16,7 @@ from orderscorpus import (
     CorpusError,
     Outcome,
     Result,
+    dressed,
     load_cases,
     load_floors,
     load_position,
@@ -76,6 +77,19 @@ KNOWN_WRONG = pytest.mark.xfail(
 @pytest.mark.parametrize("name", [pytest.param("corpus", marks=KNOWN_WRONG), "held-out"])
 def test_no_mail_is_applied_wrongly(name: str) -> None:
     assert _wrong(name) == []
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_a_greeting_a_signature_or_capitals_never_make_a_mail_applied_wrongly(
+    name: str,
+) -> None:
+    cases = [d for r in results(name) if r.outcome is not Outcome.WRONG for d in dressed(r.case)]
+    wrong = [
+        f"{r.case.source}: {r.case.text!r} -> {' | '.join(r.got)}"
+        for r in run(cases)
+        if r.outcome is Outcome.WRONG
+    ]
+    assert wrong == []
 
 
 @pytest.mark.parametrize("name", SETS)
