@@ -15,12 +15,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mailsamples import DEADLINE, KINDS, NOW, SEED, TAG, play_until, sample_mails
+from mailsamples import DEADLINE, KINDS, NOW, SEED, TAG, choose, play_until, sample_mails
 from markupsafe import escape
 
 from moderator.engine import Game, Phase
+from moderator.engine.components import BUILDINGS
+from moderator.engine.defaults import default_action
 from moderator.mail.envelope import OWN_MAIL_HEADER
-from moderator.orders import check_mail
+from moderator.orders import check_mail, format_action
 from moderator.render import (
     AddressError,
     Refusal,
@@ -41,7 +43,13 @@ from moderator.render import (
     update_mail,
 )
 from moderator.render.env import environment, template_root, wrap
-from moderator.render.views import MailView, UpdateMail, format_deadline, printable
+from moderator.render.views import (
+    MailView,
+    UpdateMail,
+    format_deadline,
+    mayor_examples,
+    printable,
+)
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 UPDATE = os.environ.get("PR_UPDATE_GOLDEN") == "1"
@@ -131,6 +139,37 @@ def test_the_mayor_decision_shows_the_layout_and_examples_of_his_own_tiles(
     for example in view.seat.mayor.examples:
         named = re.findall(r"(?:from|on) ([a-z ]+?)(?:,|$)", example)
         assert set(named) <= own, example  # only his own tiles and buildings
+
+
+def test_every_mayor_example_is_an_order_the_player_could_send_as_it_is() -> None:
+    """The examples in a mayor's mail fit his colonists as well as his tiles: each one
+    resolves to one of his legal layouts (a "place 2 on ..." with one colonist in San
+    Juan would be refused), and one of them or the default mans a building when he may."""
+    examples = cases = manning = 0
+    for seed in range(6):
+        game = Game.new(("Anna", "Bob", "Chris", "David"), seed)
+        while not game.over and game.state.round <= 12:
+            if game.state.phase is Phase.MAYOR:
+                for seat in game.deciding():
+                    for example in mayor_examples(game, seat):
+                        report = check_mail(example, game, seat)
+                        assert not report.errors, (seed, seat, example, report.errors)
+                        assert [a in game.legal_actions(seat) for a in report.actions] == [True]
+                        examples += 1
+                    p = game.state.players[seat]
+                    room = any(n < BUILDINGS[b].circles for b, n in p.buildings.items())
+                    if room and p.san_juan:
+                        # The default (the deadline line) counts: it is shown too.
+                        default = default_action(game, seat)
+                        assert default is not None
+                        own = " ".join(
+                            (*mayor_examples(game, seat), format_action(default, game, seat))
+                        )
+                        cases += 1
+                        manning += any(f" on {b.label}" in own for b in p.buildings)
+            seat = game.deciding()[0]
+            game.apply(seat, choose(game, seat))
+    assert examples > 50 and manning == cases > 10
 
 
 def test_the_decision_comes_first_and_the_board_after(rendered: dict[str, Rendered]) -> None:

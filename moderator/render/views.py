@@ -556,33 +556,80 @@ def _mayor_view(game: Game, seat: int) -> MayorView:
         )
     extra = True in mayor.extras(s, seat)
     legal = game.legal_actions(seat)
-    now = Layout(
-        (p.occupied[0], p.occupied[1], p.occupied[2], p.occupied[3], p.occupied[4]),
-        p.occupied_quarries,
-        tuple((b, n) for b, n in sorted(p.buildings.items()) if n),
-    )
     return MayorView(
         tiles=tuple(tiles),
         san_juan=p.san_juan,
         extra_offered=extra,
         layouts=len(legal),
-        examples=mayor_examples(tiles, p.san_juan, PlaceColonists(now, False) in legal),
+        examples=mayor_examples(game, seat),
     )
 
 
-def mayor_examples(tiles: Sequence[LayoutTile], san_juan: int, unchanged: bool) -> tuple[str, ...]:
-    """A removal and a placement written with the player's own tiles and buildings
-    (the exact layout he gets by default is shown as the deadline's outcome), and "no
-    change" when keeping the layout is allowed (``unchanged``)."""
-    out: list[str] = []
-    manned = next((t for t in tiles if t.colonists), None)
-    if manned is not None:
-        out.append(f"remove 1 from {manned.name}")
-    open_ = [t for t in tiles if t.colonists < t.circles and t is not manned]
-    if open_ and (san_juan or manned is not None):
-        spots = [f"{min(t.circles - t.colonists, 2)} on {t.name}" for t in open_[:2]]
-        out.append("place " + ", ".join(spots))
-    if unchanged:
+def mayor_examples(game: Game, seat: int) -> tuple[str, ...]:
+    """Orders for ``seat``'s mayor decision that he could send as they are, written with
+    his own tiles and buildings: a building manned, a colonist removed, each with as few
+    changes as the rules allow, and "no change" when keeping the layout is allowed.
+    Never the default, which the deadline line shows."""
+    s = game.state
+    p = s.players[seat]
+    legal = game.legal_actions(seat)
+    default = default_action(game, seat)
+    extra = isinstance(default, PlaceColonists) and default.extra
+    built = sorted(p.buildings)
+    # The groups of circles: the five plantations, the quarries, then the buildings.
+    caps = [*(p.plantations[g] for g in GOODS), p.quarries, *(BUILDINGS[b].circles for b in built)]
+    now = [*(p.occupied[g] for g in GOODS), p.occupied_quarries, *(p.buildings[b] for b in built)]
+    # Colonists to place beyond the layout now: San Juan's (and the privilege colonist).
+    more = min(p.san_juan + extra, sum(caps) - sum(now))
+    buildings = range(len(GOODS) + 1, len(caps))
+
+    def layout_of(counts: list[int]) -> PlaceColonists:
+        return PlaceColonists(
+            Layout(
+                (counts[0], counts[1], counts[2], counts[3], counts[4]),
+                counts[5],
+                tuple((b, n) for b, n in zip(built, counts[6:], strict=True) if n),
+            ),
+            extra,
+        )
+
+    def filled(counts: list[int], n: int, first: int, skip: int = -1) -> PlaceColonists | None:
+        """``n`` more colonists on ``first`` while it has room, then on the buildings and
+        the tiles in turn (not on ``skip``); None: not a legal layout, or the default."""
+        counts = list(counts)
+        for i in (first, *buildings, *range(len(GOODS) + 1)):
+            if i != skip:
+                room = min(n, caps[i] - counts[i])
+                counts[i] += room
+                n -= room
+        action = layout_of(counts)
+        return action if n == 0 and action in legal and action != default else None
+
+    found: list[PlaceColonists] = []
+    for b in buildings:
+        if now[b] >= caps[b]:
+            continue
+        if more:
+            example = filled(now, more, b)
+        else:  # everyone placed already: one moves from a tile or building onto b
+            donor = next((i for i in range(len(caps)) if now[i] and i != b), None)
+            counts = list(now)
+            if donor is not None:
+                counts[donor] -= 1
+            example = None if donor is None else filled(counts, 1, b, skip=donor)
+        if example is not None:
+            found.append(example)
+            break
+    for donor in range(len(caps)):
+        if now[donor]:
+            counts = list(now)
+            counts[donor] -= 1
+            example = filled(counts, more + 1, buildings[0] if buildings else 0, skip=donor)
+            if example is not None and example not in found:
+                found.append(example)
+                break
+    out = [format_action(action, game, seat) for action in found]
+    if layout_of(now) in legal:
         out.append("mayor: no change")
     return tuple(out)
 
