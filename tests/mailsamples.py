@@ -14,7 +14,7 @@ from moderator.engine import Build, Game, Phase, PickRole, Role, Sell, TakePlant
 from moderator.engine.actions import Action, DecisionKind
 from moderator.engine.defaults import default_action
 from moderator.engine.events import Event
-from moderator.orders import check_mail, help_text
+from moderator.orders import check_mail
 from moderator.render import (
     Ask,
     Refusal,
@@ -23,12 +23,12 @@ from moderator.render import (
     events_view,
     game_end_mail,
     game_start_mail,
+    help_mail,
     history_mail,
     notice_mail,
     public_view,
     refused_mail,
     reminder_mail,
-    service_mail,
     undo_mail,
     unknown_sender_mail,
     update_mail,
@@ -214,7 +214,8 @@ def sample_mails() -> dict[str, MailView]:
         *(f"  {e}" for e in events_view(events, game.names, game.ship_capacities)),
     ]
     mails["history"] = history_mail(game, TAG, log)
-    mails["service"] = service_mail(game, TAG, "The guide to the orders.", help_text("ship"))
+    mails["help"] = help_mail(mayor, TAG, None, mseat)
+    mails["help_topic"] = help_mail(game, TAG, "ship", seat)
     return mails
 
 
@@ -236,5 +237,6 @@ KINDS = (
     "notice_paused",
     "notice_resumed",
     "history",
-    "service",
+    "help",
+    "help_topic",
 )

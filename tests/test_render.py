@@ -19,10 +19,10 @@ from mailsamples import DEADLINE, KINDS, NOW, SEED, TAG, choose, play_until, sam
 from markupsafe import escape
 
 from moderator.engine import Game, Phase
-from moderator.engine.components import BUILDINGS
+from moderator.engine.components import BUILDINGS, GOODS
 from moderator.engine.defaults import default_action
 from moderator.mail.envelope import OWN_MAIL_HEADER
-from moderator.orders import check_mail, format_action
+from moderator.orders import check_mail, format_action, help_guide, parse_order
 from moderator.render import (
     AddressError,
     Refusal,
@@ -32,6 +32,7 @@ from moderator.render import (
     events_view,
     game_end_mail,
     game_start_mail,
+    help_mail,
     history_mail,
     make_message_id,
     notice_mail,
@@ -48,6 +49,7 @@ from moderator.render.views import (
     UpdateMail,
     format_deadline,
     mayor_examples,
+    own_mayor_examples,
     printable,
 )
 
@@ -196,6 +198,66 @@ def test_the_first_line_says_what_the_mail_asks(rendered: dict[str, Rendered]) -
     for kind, line in first.items():
         assert "None" not in line, kind
         assert line, kind
+
+
+def test_help_is_the_guide_by_paragraph_not_markdown(rendered: dict[str, Rendered]) -> None:
+    """The guide in words a mail reader reads: paragraphs filled to the width, example
+    orders one per line, no Markdown marks (headings, backticks) and no <pre> block."""
+    guide = help_guide()
+    mail = rendered["help"]
+    assert mail.text.startswith("The guide to the orders.\n")
+    for body in (mail.text, mail.html):
+        assert "`" not in body and "## " not in body and "<pre" not in body
+    lines = mail.text.splitlines()
+    assert max(len(line) for line in lines) <= 72
+    flowing = " ".join(mail.text.split())
+    for section in guide.sections:
+        if section.title is not None:
+            assert section.title.upper() in lines
+            assert f"<h2>{escape(section.title)}</h2>" in mail.html
+        for block in section.blocks:
+            for example in block.examples:
+                assert f"    {example.order}" in lines or any(
+                    line.startswith(f"    {example.order}  (") for line in lines
+                ), example
+                assert f"<code>{escape(example.order)}</code>" in mail.html
+            if block.text:  # a paragraph: its words in order, filled, not cut
+                words = " ".join(block.text.replace("`", '"').split())
+                assert words in flowing, words
+
+
+def test_help_shows_the_mayor_examples_with_the_readers_own_tiles() -> None:
+    game = Game.new(("Anna", "Bob", "Chris", "David"), SEED)
+    play_until(game, lambda g: g.state.round >= 4 and g.state.phase is not Phase.MAYOR)
+    # Placing colonists now (the sample), and later in the game on "help mayor".
+    for mail in (sample_mails()["help"], help_mail(game, TAG, "mayor", 1)):
+        text = render(mail).text
+        mayor = text.split("\nMAYOR\n", 1)[1]
+        own = mayor.split("With your own tiles and buildings, for example:\n\n", 1)[1]
+        examples = [line.strip() for line in own.split("\n\n", 1)[0].splitlines()]
+        assert examples, text
+        for example in examples:
+            for order in example.split(";"):
+                parse_order(order)  # the syntax of an order
+    # In the mayor's decision they are orders he may send now (see the test above); at
+    # any other time they name his own tiles and buildings.
+    for seat in range(4):
+        p = game.state.players[seat]
+        names = {g.label for g in GOODS if p.plantations[g]} | {b.label for b in p.buildings}
+        for example in own_mayor_examples(game, seat):
+            parse_order(example)
+            named = re.findall(r"(?:from|on|to) ([a-z ]+?)(?: to |,|$)", example)
+            assert named and set(named) <= names, (example, names)
+
+
+def test_help_on_a_topic_gives_its_sections_or_says_it_found_none() -> None:
+    game = Game.new(("Anna", "Bob", "Chris", "David"), SEED)
+    ship = render(help_mail(game, TAG, "ship", 0)).text
+    assert ship.startswith('The guide to the orders on "ship".')
+    assert "CAPTAIN" in ship and "MAYOR" not in ship and "ROLES" not in ship
+    odd = render(help_mail(game, TAG, "zeppelin", 0)).text
+    assert 'Nothing in the guide mentions "zeppelin". Here is all of it.' in odd
+    assert "CAPTAIN" in odd and "ROLES" in odd
 
 
 def test_every_mail_of_a_round_has_the_same_subject(rendered: dict[str, Rendered]) -> None:

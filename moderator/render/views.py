@@ -13,6 +13,7 @@ template's job.
 from __future__ import annotations
 
 import enum
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from ..engine.state import Phase
 from ..orders.check import Report
 from ..orders.errors import AmbiguousOrder, OrderError
 from ..orders.format import format_action
+from ..orders.help import Block, Example, help_guide
 from ..orders.queue import QueuedOrder
 
 CITY_SPACES = 12
@@ -1037,14 +1039,116 @@ class HistoryMail:
 
 
 @dataclass(frozen=True, slots=True)
-class ServiceMail:
-    """An answer made of a preformatted text (the guide to the orders, for "help")."""
+class Span:
+    """A piece of guide text: words, or an order written as the player writes it."""
 
-    kind: ClassVar[str] = "service"
+    text: str
+    code: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HelpBlock:
+    """A block of the guide as a mail shows it: a paragraph (``text`` for the plain
+    mail, orders in quotes; ``spans`` for HTML), example orders, or a list."""
+
+    text: str = ""
+    spans: tuple[Span, ...] = ()
+    examples: tuple[Example, ...] = ()
+    items: tuple[tuple[str, tuple[Span, ...]], ...] = ()  # (text, spans) per item
+
+
+@dataclass(frozen=True, slots=True)
+class HelpSection:
+    title: str | None  # None: the guide's introduction
+    blocks: tuple[HelpBlock, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HelpMail:
+    """The answer to "help": the guide to the orders, or its sections on a topic, with
+    the mayor's examples written with the reader's own tiles and buildings."""
+
+    kind: ClassVar[str] = "help"
     subject: str
     headline: str
     tag: str
-    text: str
+    unknown_topic: str | None  # nothing in the guide mentions it: the whole guide
+    sections: tuple[HelpSection, ...]
+
+
+_CODE = re.compile(r"`([^`]*)`")
+
+
+def spans(text: str) -> tuple[tuple[Span, ...], str]:
+    """Markdown's `code` spans of ``text``, and the text as a plain mail says it (the
+    orders in double quotes, as the guide quotes words)."""
+    out: list[Span] = []
+    pos = 0
+    for match in _CODE.finditer(text):
+        if match.start() > pos:
+            out.append(Span(text[pos : match.start()], False))
+        out.append(Span(match[1], True))
+        pos = match.end()
+    if pos < len(text):
+        out.append(Span(text[pos:], False))
+    plain = "".join(f'"{s.text}"' if s.code else s.text for s in out)
+    return tuple(out), plain
+
+
+def _help_block(block: Block) -> HelpBlock:
+    if block.text is not None:
+        parts, plain = spans(block.text)
+        return HelpBlock(text=plain, spans=parts)
+    if block.examples:
+        return HelpBlock(examples=block.examples)
+    return HelpBlock(
+        items=tuple((plain, parts) for parts, plain in (spans(item) for item in block.items))
+    )
+
+
+def own_mayor_examples(game: Game, seat: int) -> tuple[str, ...]:
+    """Colonist orders written with ``seat``'s own tiles and buildings: the orders he
+    could send as they are when he is placing colonists now (mayor_examples), else the
+    forms of the order with his names."""
+    if game.kind() is DecisionKind.MAYOR and ask_of(game, seat) is Ask.DECIDE:
+        found = mayor_examples(game, seat)
+        if found:
+            return found
+    p = game.state.players[seat]
+    tile = next((g.label for g in GOODS if p.occupied[g]), None)
+    tile = tile or next((g.label for g in GOODS if p.plantations[g]), None)
+    building = next((b.label for b in sorted(p.buildings)), None)
+    if tile is not None and building is not None:
+        return (
+            f"remove 1 from {tile}",
+            f"place 1 on {building}",
+            f"move 1 from {tile} to {building}",
+        )
+    spot = building or tile
+    return () if spot is None else (f"place 1 on {spot}",)
+
+
+def help_mail(game: Game | None, tag: str, topic: str | None, seat: int | None) -> HelpMail:
+    """The guide to the orders (``topic``: its sections on it); for a seat of a game,
+    the mayor's section also has examples with his own tiles and buildings."""
+    guide = help_guide(topic)
+    own = () if game is None or seat is None else own_mayor_examples(game, seat)
+    sections: list[HelpSection] = []
+    for section in guide.sections:
+        blocks = [_help_block(b) for b in section.blocks]
+        if own and section.title is not None and section.title.lower() == "mayor":
+            intro, plain = spans("With your own tiles and buildings, for example:")
+            blocks.append(HelpBlock(text=plain, spans=intro))
+            blocks.append(HelpBlock(examples=tuple(Example(order) for order in own)))
+        sections.append(HelpSection(section.title, tuple(blocks)))
+    about = f' on "{printable(topic)}"' if topic and guide.unknown_topic is None else ""
+    return HelpMail(
+        subject=subject(tag, game),
+        headline=f"The guide to the orders{about}.",
+        tag=printable(tag),
+        unknown_topic=None if guide.unknown_topic is None else printable(guide.unknown_topic),
+        sections=tuple(sections),
+    )
 
 
 MailView = (
@@ -1058,7 +1162,7 @@ MailView = (
     | RefusedMail
     | NoticeMail
     | HistoryMail
-    | ServiceMail
+    | HelpMail
 )
 
 
@@ -1357,10 +1461,6 @@ def history_mail(game: Game | None, tag: str, lines: Sequence[str]) -> HistoryMa
     )
 
 
-def service_mail(game: Game | None, tag: str, headline: str, text: str) -> ServiceMail:
-    return ServiceMail(subject(tag, game), headline, printable(tag), text)
-
-
 __all__ = [
     "PHASE_LABELS",
     "PROMPTS",
@@ -1374,6 +1474,9 @@ __all__ = [
     "GameEndMail",
     "GameStartMail",
     "GoodCount",
+    "HelpBlock",
+    "HelpMail",
+    "HelpSection",
     "HistoryMail",
     "LayoutTile",
     "MailView",
@@ -1392,8 +1495,8 @@ __all__ = [
     "ScoresView",
     "SeatView",
     "Section",
-    "ServiceMail",
     "ShipView",
+    "Span",
     "SupplyBuilding",
     "TileView",
     "UndoMail",
@@ -1413,9 +1516,11 @@ __all__ = [
     "game_end_mail",
     "game_start_mail",
     "goods_text",
+    "help_mail",
     "history_mail",
     "mayor_examples",
     "notice_mail",
+    "own_mayor_examples",
     "plural",
     "printable",
     "public_view",
@@ -1425,8 +1530,8 @@ __all__ = [
     "reply_view",
     "scores_view",
     "seat_view",
-    "service_mail",
     "ship_label",
+    "spans",
     "subject",
     "time_left",
     "undo_mail",

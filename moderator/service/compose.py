@@ -9,7 +9,7 @@ from datetime import datetime
 
 from ..config import Config
 from ..engine import Game, action_from
-from ..orders import QueuedOrder, Report, format_action, help_text
+from ..orders import QueuedOrder, Report, format_action
 from ..render import (
     BoardView,
     Refusal,
@@ -19,13 +19,13 @@ from ..render import (
     build_message,
     game_end_mail,
     game_start_mail,
+    help_mail,
     history_mail,
     make_message_id,
     notice_mail,
     refused_mail,
     reminder_mail,
     render,
-    service_mail,
     undo_mail,
     unknown_sender_mail,
     update_mail,
@@ -299,7 +299,10 @@ class Composer:
     def history(self, game_row: m.Game, game: Game | None, lines: Sequence[str]) -> Rendered:
         return render(history_mail(game, game_row.tag, lines))
 
-    def help(self, game_row: m.Game, game: Game | None, topic: str | None) -> Rendered:
-        """The guide to the orders (the orders package's content)."""
-        head = f"The guide to the orders{f' on {topic!r}' if topic else ''}."
-        return render(service_mail(game, game_row.tag, head, help_text(topic)))
+    def help(
+        self, game_row: m.Game, game: Game | None, topic: str | None, seat: m.Seat | None = None
+    ) -> Rendered:
+        """The guide to the orders, with the mayor's examples in ``seat``'s own words."""
+        return render(
+            help_mail(game, game_row.tag, topic, None if seat is None else seat.seat_index)
+        )

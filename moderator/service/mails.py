@@ -54,7 +54,7 @@ log = logging.getLogger("moderator.mail")
 REPLY_KINDS = (
     "ack",
     "error",
-    "service",
+    "help",
     "history",
     "notice",
     "refused",
@@ -599,7 +599,7 @@ class Mailer:
         reply_to = self._reply_to(game_row, seat)
         for command in commands:
             if isinstance(command, HelpCmd):
-                mail = self.composer.help(game_row, game, command.topic)
+                mail = self.composer.help(game_row, game, command.topic, seat)
             elif isinstance(command, HistoryCmd):
                 mail = self.composer.history(game_row, game, history)
             else:

@@ -21,6 +21,7 @@ from moderator.bots import HeuristicBot
 from moderator.config import Config
 from moderator.engine import Game, action_from
 from moderator.orders import format_action
+from moderator.render.views import own_mayor_examples
 from moderator.service.admin import Admin
 from moderator.service.core import Moderator
 from moderator.store import models as m
@@ -349,3 +350,19 @@ def test_help_and_history_are_answered_alone(table: Table, body: str) -> None:
     (answer,) = outbox(table.factory)[before:]
     assert to(answer) == ADDRESSES[2]
     assert answer["In-Reply-To"]
+
+
+def test_help_is_the_guide_with_the_mayor_examples_in_the_players_own_words(
+    table: Table,
+) -> None:
+    before = len(outbox(table.factory))
+    send(table.moderator, order(table.factory, 2, "help mayor"))
+    (answer,) = outbox(table.factory)[before:]
+    text = text_of(answer).replace("\r\n", "\n")
+    assert first_line(answer) == 'The guide to the orders on "mayor".'
+    own = own_mayor_examples(game_of(table.factory, table.tag), 2)
+    assert own  # Chris's own plantation at least
+    block = "\n".join(f"    {example}" for example in own)
+    assert f"With your own tiles and buildings, for example:\n\n{block}\n" in text
+    html = answer.get_body(("html",))
+    assert html is not None and "<pre" not in str(html.get_content())
