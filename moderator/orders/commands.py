@@ -195,6 +195,14 @@ class ResendCmd:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class MailCmd:
+    """How much mail the seat wants: every change (``every``, the default), or only its
+    own turns and a summary at the end of each round."""
+
+    every: bool
+
+
 # -- absences: they change the seat's standing with the clock, not the game ------------
 
 
@@ -233,10 +241,10 @@ GameCommand = (
     | PassCmd
     | DefaultCmd
 )
-ServiceCommand = HelpCmd | StatusCmd | BoardCmd | OrdersCmd | HistoryCmd | ResendCmd
+ServiceCommand = HelpCmd | StatusCmd | BoardCmd | OrdersCmd | HistoryCmd | ResendCmd | MailCmd
 Command = GameCommand | ServiceCommand | AbsenceCommand
 
-SERVICE_COMMANDS = (HelpCmd, StatusCmd, BoardCmd, OrdersCmd, HistoryCmd, ResendCmd)
+SERVICE_COMMANDS = (HelpCmd, StatusCmd, BoardCmd, OrdersCmd, HistoryCmd, ResendCmd, MailCmd)
 
 _KIND: dict[type, DecisionKind] = {
     RoleCmd: DecisionKind.ROLE,

@@ -36,6 +36,7 @@ from .commands import (
     HistoryCmd,
     KeepCmd,
     KeepItem,
+    MailCmd,
     MayorCmd,
     Move,
     OrdersCmd,
@@ -490,6 +491,12 @@ class _ToCommand(Transformer[Token, Command]):
     def resend(self, _: list[Any]) -> ResendCmd:
         return ResendCmd()
 
+    def mail_every(self, _: list[Any]) -> MailCmd:
+        return MailCmd(every=True)
+
+    def mail_turns(self, _: list[Any]) -> MailCmd:
+        return MailCmd(every=False)
+
     def default(self, _: list[Any]) -> DefaultCmd:
         return DefaultCmd()
 
@@ -575,6 +582,7 @@ _ORDER_WORDS = (
     "default",
     "away",
     "back",
+    "mail",
 )
 
 

@@ -879,6 +879,19 @@ def subject(tag: str, game: Game | None) -> str:
     return f"[{printable(tag)}] round {game.state.round}"
 
 
+def mail_preference_note(every: bool) -> str:
+    """What a player is told when he chooses how much mail he wants."""
+    if every:
+        return (
+            "From now on you get a mail at every change of the game "
+            '("mail my turns": only your own turns and a summary of each round).'
+        )
+    return (
+        "From now on you get a mail only when it is your turn, and a summary at the end "
+        'of each round ("mail every change": a mail at every change again).'
+    )
+
+
 def first_line(seat: SeatView, reply: ReplyView | None = None) -> str:
     """A player's mail's first line (clients show it as the preview): what is asked of
     him, and whether any of his lines was not understood."""
@@ -1518,6 +1531,7 @@ __all__ = [
     "goods_text",
     "help_mail",
     "history_mail",
+    "mail_preference_note",
     "mayor_examples",
     "notice_mail",
     "own_mayor_examples",

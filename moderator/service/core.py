@@ -41,7 +41,7 @@ from .deadlines import (
     zone_of,
 )
 from .kept import Kept, kept_orders
-from .mails import Answer, Mailer, asked
+from .mails import Answer, Mailer, asked, mail_preference
 from .operator import notify_operator
 
 log = logging.getLogger("moderator.service")
@@ -412,6 +412,7 @@ class Moderator:
         env = replace(env, text=bounded.text)
         report = check_mail(env.text, game, seat.seat_index)
         report.services, unanswered = bound_services(report.services, caps)
+        said = mail_preference(seat, report.services)
         applied = Applied()
         for accepted in report.accepted:
             if accepted.action is not None:
@@ -430,7 +431,7 @@ class Moderator:
         message.outcome = outcome_of(report, message.applied)
         kept = self._advance(session, game_row, game, applied)
         kept = self._settle(session, game_row, game, applied, kept, message, movers=movers)
-        answer = Answer(seat, env, message, report, report.services)
+        answer = Answer(seat, env, message, report, report.services, said)
         # A mail of nothing but "help" or "history" gets only that answer.
         only_services = report.services and not answer.wants_board
         only_services = only_services and not (report.accepted or report.errors)

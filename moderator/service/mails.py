@@ -31,6 +31,7 @@ from ..orders.commands import (
     BoardCmd,
     HelpCmd,
     HistoryCmd,
+    MailCmd,
     OrdersCmd,
     ResendCmd,
     ServiceCommand,
@@ -38,7 +39,15 @@ from ..orders.commands import (
 )
 from ..render import Ask, PublicView, Refusal, Rendered, public_view
 from ..render.message import valid_message_id
-from ..render.views import ErrorLine, OrderLine, ReplyView, ask_of, printable, reply_view
+from ..render.views import (
+    ErrorLine,
+    OrderLine,
+    ReplyView,
+    ask_of,
+    mail_preference_note,
+    printable,
+    reply_view,
+)
 from ..store import models as m
 from .auth import reply_address
 from .compose import Composer
@@ -68,7 +77,8 @@ CAPPED_KINDS = tuple(k for k in REPLY_KINDS if k != "ack")
 _INSERT_OUTBOX = insert(m.table_of(m.OutboxMessage))
 # Decisions that several seats take at once, each unaware of the others' choice.
 _SIMULTANEOUS = (Phase.MAYOR, Phase.STORE)
-_BOARD_COMMANDS = (BoardCmd, StatusCmd, OrdersCmd, ResendCmd)
+# Answered by the mail that answers the orders: the board (and the mail preference set).
+_BOARD_COMMANDS = (BoardCmd, StatusCmd, OrdersCmd, ResendCmd, MailCmd)
 
 Asked = dict[int, tuple[Ask, int, int]]
 """What each seat was asked before a run: the ask, and the round and pick it was in."""
@@ -83,6 +93,7 @@ class Answer:
     message: m.InboundMessage
     report: Report
     services: Sequence[ServiceCommand] = ()
+    notes: Sequence[str] = ()  # what his mail changed besides the game (his preference)
 
     @property
     def wants_board(self) -> bool:
@@ -218,6 +229,17 @@ def _hidden(game: Game, applied: Applied) -> bool:
     if game.state.phase not in _SIMULTANEOUS:
         return False
     return all(isinstance(action, PlaceColonists | Store) for _, action, _, _ in applied.actions)
+
+
+def mail_preference(seat: m.Seat, services: Sequence[ServiceCommand]) -> tuple[str, ...]:
+    """Set how much mail ``seat`` wants, as its mail says ("mail my turns", "mail every
+    change"; the last such order counts): the line that tells him, if it says so."""
+    chosen = [c for c in services if isinstance(c, MailCmd)]
+    if not chosen:
+        return ()
+    every = chosen[-1].every
+    seat.mail_preference = m.MailPreference.EVERY if every else m.MailPreference.TURNS
+    return (mail_preference_note(every),)
 
 
 def notes_of(applied: Applied) -> dict[int, list[str]]:
@@ -437,6 +459,7 @@ class Mailer:
                 news.events.extend(public.events)
             news.notes.extend(notes.get(idx, ()))
             if answer is not None and answer.seat.seat_index == idx:
+                news.notes.extend(answer.notes)
                 news.replies.append(HeldReply.of(answer))
                 news.due = True
             elif changed and (

@@ -14,7 +14,7 @@ import pytest
 from conftest import PLAYERS, Table
 from letters import first_line, latest_reply_to, letter, outbox, text_of
 from positions import CORN, INDIGO, SUGAR, plant, ready
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from moderator.bots import HeuristicBot
@@ -216,12 +216,8 @@ def test_every_mail_says_whose_turn_it_is_and_no_seat_misses_any_news(
     moderator = Moderator(config, session_factory)
     admin = Admin(moderator)
     tag, _ = admin.new_game(PLAYERS, seed=11)
-    with session_factory.begin() as session:  # David wants only his turns and summaries
-        session.execute(
-            update(m.Seat)
-            .where(m.Seat.address == ADDRESSES[3])
-            .values(mail_preference=m.MailPreference.TURNS)
-        )
+    # David wants only his turns and summaries, and says so in an order.
+    send(moderator, order(session_factory, 3, "mail my turns"))
     mails = play_by_mail(session_factory, moderator, tag, 64)
     events = all_events(session_factory, tag)
     game = game_of(session_factory, tag)
@@ -246,6 +242,34 @@ def test_every_mail_says_whose_turn_it_is_and_no_seat_misses_any_news(
         own = mail["Auto-Submitted"] == "auto-replied"  # the answer to his own orders
         summary = any(re.fullmatch(r"Round \d+ ends\.", e) for e in news_of(text))
         assert own or summary or line.startswith("Your turn"), line
+
+
+def test_a_player_chooses_in_an_order_how_much_mail_he_wants(table: Table) -> None:
+    def preference() -> m.MailPreference:
+        with table.factory.begin() as session:
+            seat = session.scalar(select(m.Seat).where(m.Seat.address == ADDRESSES[3]))
+            assert seat is not None
+            return seat.mail_preference
+
+    assert preference() is m.MailPreference.EVERY  # the default
+    before = len(outbox(table.factory))
+    send(table.moderator, order(table.factory, 3, "Mail: only my turns"))
+    (answer,) = outbox(table.factory)[before:]  # his answer, with his board
+    assert preference() is m.MailPreference.TURNS
+    text = " ".join(text_of(answer).split())
+    assert "From now on you get a mail only when it is your turn, and a summary" in text
+    assert "Players (tiles: manned/all" in text
+    # Anna's role is news to Bob, Chris (every change) and Anna, not to David: his turn
+    # has not come.
+    before = len(outbox(table.factory))
+    send(table.moderator, order(table.factory, 0, "role builder"))
+    told = {to(mail) for mail in outbox(table.factory)[before:]}
+    assert ADDRESSES[3] not in told and ADDRESSES[1] in told
+    send(table.moderator, order(table.factory, 3, "mail every change"))
+    assert preference() is m.MailPreference.EVERY
+    assert "From now on you get a mail at every change" in " ".join(
+        text_of(outbox(table.factory)[-1]).split()
+    )
 
 
 def said(mail: EmailMessage, start: str) -> list[str]:
