@@ -1213,10 +1213,12 @@ def update_mail(
     at_deadline: str | None = None,
     standing: Sequence[str] = (),
     copied_from: str | None = None,
+    summary: int | None = None,
 ) -> UpdateMail:
     """``seat``'s mail now (call it after applying): ``reply`` when it answers his mail,
     ``events`` what happened since his last mail (sentences, see public_view),
-    ``board`` the board when it changed (None: a short answer without it)."""
+    ``board`` the board when it changed (None: a short answer without it); ``summary``:
+    the round this mail sums up, for a seat that wants only its turns and summaries."""
     view = seat_view(
         game,
         seat,
@@ -1229,7 +1231,8 @@ def update_mail(
     answer = reply if reply is None or isinstance(reply, ReplyView) else reply_view(reply)
     return UpdateMail(
         subject=subject(tag, game),
-        headline=first_line(view, answer),
+        headline=("" if summary is None else f"Round {summary} is over. ")
+        + first_line(view, answer),
         tag=printable(tag),
         seat=view,
         reply=answer,

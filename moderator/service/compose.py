@@ -153,10 +153,11 @@ class Composer:
         notes: Sequence[str] = (),
         kept: Sequence[QueuedOrder] = (),
         copied_from: str | None = None,
+        summary: int | None = None,
     ) -> Rendered:
         """A seat's mail after a change or in answer to his mail (the final scores once
         the game is over). ``board``: the board of this change, built once for every
-        seat (None: unchanged, a short mail)."""
+        seat (None: unchanged, a short mail); ``summary``: the round it sums up."""
         idx = seat.seat_index
         if game.over:
             return render(
@@ -180,6 +181,7 @@ class Composer:
                 at_deadline=clock.at_deadline,
                 standing=clock.standing,
                 copied_from=copied_from,
+                summary=summary,
             )
         )
 

@@ -450,11 +450,12 @@ class Mailer:
         notes = notes_of(applied)
         acted = {seat for seat, _, _, _ in applied.actions}
         hidden = changed and _hidden(game, applied)
-        round_ended = any(isinstance(e, RoundEnded) for e in applied.events)
+        ended = max((e.round for e in applied.events if isinstance(e, RoundEnded)), default=0)
         rows: list[dict[str, object]] = []
         for seat in game_row.active_seats():
             idx = seat.seat_index
             news = Unmailed.of(seat)
+            summary: int | None = None
             if changed:
                 news.events.extend(public.events)
             news.notes.extend(notes.get(idx, ()))
@@ -467,12 +468,17 @@ class Mailer:
                 or (
                     not hidden
                     if seat.mail_preference is m.MailPreference.EVERY
-                    else round_ended or _news_for(before, game, idx, acted)
+                    else ended or _news_for(before, game, idx, acted)
                 )
             ):
                 news.due = True
+                turns = seat.mail_preference is m.MailPreference.TURNS
+                if turns and ended and not _news_for(before, game, idx, acted):
+                    summary = ended  # the round's summary, not his turn
             if news.due and not game_row.planning:
-                news = self._deliver(session, game_row, game, seat, news, public, kept, rows)
+                news = self._deliver(
+                    session, game_row, game, seat, news, public, kept, rows, summary
+                )
             news.keep(seat)
         if rows:
             self._queue(session, rows)
@@ -503,9 +509,11 @@ class Mailer:
         public: PublicView,
         kept: Kept,
         rows: list[dict[str, object]],
+        summary: int | None = None,
     ) -> Unmailed:
         """A seat's mail with its news into ``rows``: the answer to his mail(s), which is
-        also his board, or his update. The news left to keep (none, once mailed)."""
+        also his board, or his update (``summary``: the round it sums up). The news left
+        to keep (none, once mailed)."""
         own = [q for _, q in kept if q.key.seat == seat.seat_index]
         if news.replies:
             answers = self._reply(session, game_row, game, seat, news, public, own)
@@ -521,6 +529,7 @@ class Mailer:
             events=news.events,
             notes=news.notes,
             kept=own,
+            summary=summary,
         )
         rows.append(self._seat_row(game_row, seat, mail))
         return Unmailed([], [])
