@@ -636,13 +636,30 @@ def mayor_examples(game: Game, seat: int) -> tuple[str, ...]:
     return tuple(out)
 
 
+def outcome_text(order: str | None, *, default: bool, absent: bool = False) -> str:
+    """What is done for a seat if no order comes by his deadline, as every mail that
+    asks him says it (the one place that words it): ``order`` the order applied then
+    (None: the autopilot decides at the time), ``default`` the published default's
+    (else the autopilot's), ``absent`` at once, for he is away."""
+    if order is None:
+        return "the autopilot decides for you"
+    if absent:
+        return f"you are away, so the autopilot orders for you at once: {order}"
+    if default:
+        return f"the default is applied for you: {order}"
+    return f"the autopilot orders for you: {order}"
+
+
+# The game waits for a seat whose deadline applies nothing (a reminder only).
+WAITS_FOR_YOU = "nothing: the game waits for you (you get a reminder)"
+
+
 def published_outcome(game: Game, seat: int) -> str:
     """What the moderator's published defaults do for ``seat``'s decision now, as the
     deadline line says it: the default order, or the autopilot where there is none."""
     action = default_action(game, seat)
-    if action is None:
-        return "the autopilot decides for you"
-    return f"the default is applied for you: {format_action(action, game, seat)}"
+    order = None if action is None else format_action(action, game, seat)
+    return outcome_text(order, default=True)
 
 
 def ask_of(game: Game, seat: int) -> Ask:
@@ -1480,6 +1497,7 @@ def history_mail(game: Game | None, tag: str, lines: Sequence[str]) -> HistoryMa
 __all__ = [
     "PHASE_LABELS",
     "PROMPTS",
+    "WAITS_FOR_YOU",
     "Absence",
     "Ask",
     "BoardMail",
@@ -1537,6 +1555,7 @@ __all__ = [
     "mail_preference_note",
     "mayor_examples",
     "notice_mail",
+    "outcome_text",
     "own_mayor_examples",
     "plural",
     "printable",

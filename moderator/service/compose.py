@@ -30,27 +30,23 @@ from ..render import (
     unknown_sender_mail,
     update_mail,
 )
-from ..render.views import Absence, absence_text, plural
+from ..render.views import WAITS_FOR_YOU, Absence, absence_text, outcome_text, plural
 from ..store import models as m
 
 
 def deadline_outcome(game_row: m.Game, game: Game, seat: int) -> str | None:
     """What is done for ``seat`` if no order comes by his deadline, as every mail that
-    asks him says: the one place that words it. It reads his turn, whose action the
-    clock applies as it is (Moderator._clock_game). None: he decides nothing now."""
+    asks him says (worded by render.views.outcome_text). It reads his turn, whose action
+    the clock applies as it is (Moderator._clock_game). None: he decides nothing now."""
     turn = game_row.turn_of(seat)
     if turn is None:
         return None
     if turn.actor is None:
-        return "nothing: the game waits for you (you get a reminder)"
+        return WAITS_FOR_YOU
     if turn.action is None:
-        return "the autopilot decides for you"
+        return outcome_text(None, default=False)
     order = format_action(action_from(json.loads(turn.action)), game, seat)
-    if turn.absent:
-        return f"you are away, so the autopilot orders for you at once: {order}"
-    if turn.actor is m.ActorKind.DEFAULT:
-        return f"the default is applied for you: {order}"
-    return f"the autopilot orders for you: {order}"
+    return outcome_text(order, default=turn.actor is m.ActorKind.DEFAULT, absent=turn.absent)
 
 
 def standing(game_row: m.Game, seat: m.Seat, now: datetime, limit: int) -> list[str]:
