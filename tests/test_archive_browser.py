@@ -22,12 +22,14 @@ from moderator.archive.record import load_record, read_record
 RECORDS = Path(__file__).resolve().parent / "data" / "records"
 ARTIFACTS = "archive"
 HOSTILE = '<img src=x onerror="window.pwned=1">Bob\'s & <b>Co</b>'
+# A name of 200 characters without a space: it wraps instead of widening the page.
+LONG = "W" * 120 + "<script>window.pwned=2</script>" + "x" * 49
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The archive of three finished games (2, 4 and 5 players), and one with a
-    hostile player name."""
+    hostile player name and a very long one."""
     out = tmp_path_factory.mktemp("site")
     games = [
         build_game(load_record(RECORDS / f"{n}.json"))
@@ -47,6 +49,8 @@ def hostile(data: dict[str, Any]) -> dict[str, Any]:
             for key in ("name", "player"):
                 if entry.get(key) == "Bob":
                     entry[key] = HOSTILE
+                elif entry.get(key) == "Chris":
+                    entry[key] = LONG
     return data
 
 
@@ -203,6 +207,8 @@ def test_a_hostile_name_is_shown_as_text_and_runs_nothing(
         page.wait_for_timeout(200)
         assert page.evaluate("window.pwned") is None
         assert HOSTILE in page.locator("#board .player h3").all_inner_texts()
+        assert LONG in page.locator("#board .player h3").all_inner_texts()
+        assert len(LONG) == 200
         assert page.locator("#board img, .log img, header img").count() == 0
         assert shown.overflow() == 0, shown.overflowing()
         assert shown.console_errors == []
