@@ -1,10 +1,12 @@
 """Games from the database written as pages (moderator.archive.publish): only those that
-changed, including a move taken back and replaced by another."""
+changed, including a move taken back and replaced by another; each deciding seat with
+his own deadline; a replaced player's actions under his own name."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -12,7 +14,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
+from moderator.archive.pages import build_game
 from moderator.archive.publish import game_versions, publish_games
+from moderator.archive.record import load_record, read_record, replay
 from moderator.cli import main
 from moderator.config import Config, DatabaseSection, ModeratorSection, new_secret
 from moderator.service.admin import Admin, NewPlayer
@@ -21,6 +25,8 @@ from moderator.store import models as m
 from moderator.store.db import make_engine, make_session_factory
 from moderator.store.migrate import upgrade
 
+RECORDS = Path(__file__).resolve().parent / "data" / "records"
+
 PLAYERS = [
     NewPlayer("Anna", "anna@example.test"),
     NewPlayer("Bob", "bob@example.test"),
@@ -28,8 +34,22 @@ PLAYERS = [
 ]
 
 
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
 class Table:
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(
+        self,
+        tmp_path: Path,
+        players: Sequence[NewPlayer] = PLAYERS,
+        position: str | None = None,
+        clock: Clock | None = None,
+    ) -> None:
         self.url = f"sqlite:///{tmp_path / 'm.sqlite'}"
         upgrade(self.url)
         self.engine = make_engine(self.url)
@@ -38,9 +58,9 @@ class Table:
             moderator=ModeratorSection(address="moderator@example.test", secret=new_secret()),
             database=DatabaseSection(url=self.url),
         )
-        self.moderator = Moderator(self.config, self.factory)
+        self.moderator = Moderator(self.config, self.factory, clock or m.utcnow)
         self.admin = Admin(self.moderator)
-        self.tag, self.passwords = self.admin.new_game(PLAYERS, seed=7)
+        self.tag, self.passwords = self.admin.new_game(players, seed=7, position=position)
         self.out = tmp_path / "site"
 
     def order(self, seat: int, text: str) -> None:
@@ -127,3 +147,75 @@ def test_moderator_check_says_whether_the_pages_can_be_written(
         assert main(["check", "--config", str(config)]) == 0  # the mail goes on without
         out = capsys.readouterr().out
         assert expected in out, out
+
+
+def test_each_seat_deciding_at_once_is_shown_with_his_own_deadline(tmp_path: Path) -> None:
+    # The mayor of round 2 of the four-player record: all four place colonists at once.
+    record = load_record(RECORDS / "four-players.json")
+    steps = replay(record)
+    position = next(step.game.to_json() for step in steps if step.entry.seq == 12)
+    players = [NewPlayer(n, f"{n.lower()}@example.test") for n in record.names]
+    clock = Clock()
+    table = Table(tmp_path, players, position, clock)
+    try:
+        start = clock.now
+        clock.now += timedelta(hours=3)
+        table.admin.replace(table.tag, "2", "dora@example.test", name="Dora")  # her own clock
+        table.admin.absence(table.tag, "3", days=2)  # the autopilot decides for Chris
+        with table.factory.begin() as session:
+            games = game_versions(session)
+        assert publish_games(table.factory, table.out, games) == [(table.tag, "written")]
+    finally:
+        table.engine.dispose()
+    folder = table.out / table.tag
+    data = json.loads((folder / f"{table.tag}.json").read_text(encoding="utf-8"))
+    due, later = start + timedelta(hours=48), clock.now + timedelta(hours=48)
+    assert data["game"]["turns"] == [
+        {"seat": 0, "deadline_at": due.isoformat(), "absent": False},
+        {"seat": 1, "deadline_at": later.isoformat(), "absent": False},
+        {"seat": 2, "deadline_at": clock.now.isoformat(), "absent": True},
+        {"seat": 3, "deadline_at": due.isoformat(), "absent": False},
+    ]
+    assert [p["away_until"] is not None for p in data["players"] if p["active"]] == [
+        False,
+        False,
+        True,
+        False,
+    ]
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    assert (
+        '<li><strong>Anna</strong> by <time datetime="2026-11-26T09:00:00+00:00">'
+        "Thu 26 Nov 2026 09:00 UTC</time>" in page
+    )
+    assert (
+        '<li><strong>Dora</strong> by <time datetime="2026-11-26T12:00:00+00:00">'
+        "Thu 26 Nov 2026 12:00 UTC</time>" in page
+    )
+    assert (
+        "<li><strong>Chris</strong> "
+        '<span class="muted">(away: the autopilot decides for him)</span></li>' in page
+    )
+    assert "<li>Chris is away until " in page and ": the autopilot plays for him.</li>" in page
+    index = (table.out / "index.html").read_text(encoding="utf-8")
+    assert (
+        "to decide: Anna by Thu 26 Nov 2026 09:00 UTC; Dora by Thu 26 Nov 2026 12:00 UTC; "
+        "Chris (away: the autopilot decides for him); David by Thu 26 Nov 2026 09:00 UTC"
+    ) in index
+    # A record from before the seats' turns: everyone under the game's deadline.
+    del data["game"]["turns"]
+    old = build_game(read_record(data))
+    assert old.summary.waiting == tuple(
+        f"{n} by Thu 26 Nov 2026 09:00 UTC" for n in ("Anna", "Dora", "Chris", "David")
+    )
+
+
+def test_a_replaced_player_keeps_his_name_on_his_own_actions(table: Table) -> None:
+    table.order(0, "role builder")
+    table.admin.replace(table.tag, "1", "annika@example.test", name="Annika")
+    record = table.admin.export(table.tag)
+    assert [(p["name"], p["active"]) for p in record["players"] if p["seat"] == 0] == [
+        ("Anna", False),
+        ("Annika", True),
+    ]
+    assert record["actions"][0]["player"] == "Anna"
+    assert read_record(record).names[0] == "Annika"

@@ -299,15 +299,18 @@ def test_export_writes_the_documented_game_record(cli: Cli, game: str, tmp_path:
         "status",
         "created_at",
         "deadline_at",
+        "turns",
+        "absence_policy",
         "initial_state",
     }
     assert record["game"]["initial_state"] is None
     assert record["game"]["tag"] == game and record["game"]["seed"] == 7
     assert record["players"] == [
-        {"seat": 0, "name": "Anna", "active": True},
-        {"seat": 1, "name": "Bob", "active": True},
-        {"seat": 2, "name": "Chris", "active": True},
+        {"seat": 0, "name": "Anna", "active": True, "away_until": None},
+        {"seat": 1, "name": "Bob", "active": True, "away_until": None},
+        {"seat": 2, "name": "Chris", "active": True, "away_until": None},
     ]
+    assert [t["seat"] for t in record["game"]["turns"]] == [0]  # Anna builds first
     keys = {"seq", "round", "seat", "player", "action", "actor", "at", "message_id"}
     assert record["actions"] and all(set(a) == keys for a in record["actions"])
     assert [a["seq"] for a in record["actions"]] == list(range(1, len(record["actions"]) + 1))
@@ -388,7 +391,7 @@ def test_replace_gives_the_seat_a_new_address_and_the_old_reply_address_stops_wo
     first = actions(cli.export(game))[0]
     assert first["action"] == {"type": "role", "role": "settler"} and first["seat"] == 0
     players = cli.export(game)["players"]
-    assert {"seat": 0, "name": "Anna", "active": False} in players  # type: ignore[operator]
+    assert {"seat": 0, "name": "Anna", "active": False, "away_until": None} in players  # type: ignore[operator]
 
 
 def test_pause_stops_orders_and_resume_lets_them_through(cli: Cli, game: str) -> None:

@@ -22,8 +22,17 @@ from markupsafe import Markup
 
 from ..engine import BUILDINGS, Game
 from ..render.env import environment
-from ..render.views import ScoresView, board_view, format_deadline, printable, scores_view
+from ..render.views import (
+    Absence,
+    ScoresView,
+    absence_text,
+    board_view,
+    format_deadline,
+    printable,
+    scores_view,
+)
 from ..resources import data_path, data_text
+from ..store.models import AbsencePolicy
 from .log import ACTOR_NOTES, GameLog, LogRound
 from .record import Record, RecordAction, replay, start_game
 
@@ -48,10 +57,12 @@ class Summary:
     created_at: str
     updated_at: str | None  # the time of the last action
     deciding: tuple[str, ...]  # who must decide now
-    deadline: str | None  # when, as text in UTC
+    deadline: str | None  # the earliest of their deadlines, as text in UTC
     # The database row's last change, when the pages were made from the database: how
     # the daemon knows they are current.
     stamp: str | None = None
+    # Each of them with his own deadline: "Anna by Wed 25 Nov 2026 18:00 UTC".
+    waiting: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,18 +286,70 @@ def _script_json(data: object) -> Markup:
     return Markup(text)
 
 
-def _deadline(record: Record) -> tuple[str, str] | None:
-    """The deadline as text in UTC and as an ISO time (the page shows it in the
-    reader's own zone too)."""
-    if record.deadline_at is None or record.status.value != "active":
+def _when(iso: str | None) -> datetime | None:
+    """A time of the record (ISO 8601; UTC when it names no zone); None if unreadable."""
+    if iso is None:
         return None
     try:
-        when = datetime.fromisoformat(record.deadline_at)
+        when = datetime.fromisoformat(iso)
     except ValueError:
         return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return format_deadline(when, "UTC")[0], when.isoformat()
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when
+
+
+def _deadline(iso: str | None) -> tuple[str, str] | None:
+    """A deadline as text in UTC and as an ISO time (the page shows it in the reader's
+    own zone too)."""
+    when = _when(iso)
+    return None if when is None else (format_deadline(when, "UTC")[0], when.isoformat())
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A seat that must decide now, as the page of a running game says it: each has a
+    deadline of his own (his turn's), none, or is away with the autopilot deciding."""
+
+    name: str
+    deadline: tuple[str, str] | None  # as text in UTC, and as an ISO time
+    note: str | None  # "no deadline: the game waits for him", ...
+
+    @property
+    def text(self) -> str:
+        """ "Anna by Wed 25 Nov 2026 18:00 UTC", "Bob (away: the autopilot decides ...)"."""
+        by = f" by {self.deadline[0]}" if self.deadline is not None else ""
+        return f"{self.name}{by}" + (f" ({self.note})" if self.note else "")
+
+
+def waiting(record: Record, names: Sequence[str], deciding: Sequence[str]) -> tuple[Waiting, ...]:
+    """Who must decide now in a running game, each with his deadline. A record without
+    the seats' turns (written before they existed) gives everyone the game's deadline."""
+    if record.status.value != "active":
+        return ()
+    if not record.turns:
+        return tuple(Waiting(name, _deadline(record.deadline_at), None) for name in deciding)
+    out = []
+    for turn in record.turns:
+        if turn.absent:
+            out.append(Waiting(names[turn.seat], None, "away: the autopilot decides for him"))
+        elif turn.deadline_at is None:
+            out.append(Waiting(names[turn.seat], None, "no deadline: the game waits for him"))
+        else:
+            out.append(Waiting(names[turn.seat], _deadline(turn.deadline_at), None))
+    return tuple(out)
+
+
+def absences(record: Record) -> dict[int, Absence]:
+    """The players away while the game runs, by seat, as every board shows them (in
+    UTC: the page does not know their time zones)."""
+    if record.status.value != "active":
+        return {}
+    autopilot = record.absence_policy is AbsencePolicy.AUTOPILOT
+    out = {}
+    for p in record.players:
+        until = _when(p.away_until) if p.active else None
+        if until is not None:
+            out[p.seat] = Absence(until, "UTC", autopilot)
+    return out
 
 
 def build_game(record: Record) -> GamePages:
@@ -318,8 +381,11 @@ def render_game(record: Record, done: Replayed) -> GamePages:
     game = done.game
     names = tuple(printable(n) for n in record.names)
     scores: ScoresView = scores_view(game)
-    board = board_view(game)
-    deadline = _deadline(record)
+    away = absences(record)
+    board = board_view(game, away)
+    running = record.status.value == "active"
+    deadline = _deadline(record.deadline_at) if running else None
+    turns = waiting(record, names, board.deciding)
     winners = tuple(names[w] for w in game.winners()) if game.over else ()
     summary = Summary(
         tag=record.tag,
@@ -332,8 +398,9 @@ def render_game(record: Record, done: Replayed) -> GamePages:
         scores=done.totals[-1],
         created_at=record.created_at,
         updated_at=record.actions[-1].at if record.actions else None,
-        deciding=board.deciding if record.status.value == "active" else (),
+        deciding=board.deciding if running else (),
         deadline=None if deadline is None else deadline[0],
+        waiting=tuple(w.text for w in turns),
     )
     data = {
         "tag": record.tag,
@@ -357,7 +424,8 @@ def render_game(record: Record, done: Replayed) -> GamePages:
             board=board,
             scores=scores,
             over=game.over,
-            deadline=deadline,
+            waiting=turns,
+            away=[(names[seat], absence_text(a)) for seat, a in sorted(away.items())],
             chart=score_chart(names, done.totals, done.log.rounds),
             rounds=done.log.rounds,
             steps=len(done.steps) - 1,
@@ -423,6 +491,8 @@ def read_summary(folder: Path) -> Summary | None:
         return None
     if not isinstance(data, dict):
         return None
+    if not isinstance(data.get("waiting", []), list):
+        return None
     try:
         summary = Summary(
             tag=data["tag"],
@@ -438,6 +508,7 @@ def read_summary(folder: Path) -> Summary | None:
             deciding=tuple(data["deciding"]),
             deadline=data["deadline"],
             stamp=data.get("stamp"),
+            waiting=tuple(data.get("waiting", ())),
         )
     except (KeyError, TypeError):
         return None
@@ -447,7 +518,13 @@ def read_summary(folder: Path) -> Summary | None:
         summary.tag != folder.name
         or not all(
             isinstance(x, str)
-            for x in (*texts, *summary.players, *summary.winners, *summary.deciding)
+            for x in (
+                *texts,
+                *summary.players,
+                *summary.winners,
+                *summary.deciding,
+                *summary.waiting,
+            )
         )
         or not all(isinstance(x, int) for x in numbers)
         or not isinstance(summary.updated_at, str | None)
@@ -485,6 +562,7 @@ __all__ = [
     "GamePages",
     "PageBuilder",
     "Summary",
+    "Waiting",
     "board_data",
     "build_game",
     "build_index",
@@ -493,6 +571,7 @@ __all__ = [
     "read_summary",
     "replay_steps",
     "score_chart",
+    "waiting",
     "write_file",
     "write_game",
     "write_index",

@@ -6,6 +6,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ _TAG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _ACTORS = frozenset(a.value for a in m.ActorKind)
 _STATUSES = frozenset(s.value for s in m.GameStatus)
 _VARIANTS = frozenset(v.value for v in m.GameVariant)
+_POLICIES = frozenset(p.value for p in m.AbsencePolicy)
 
 
 class RecordError(ValueError):
@@ -37,6 +39,16 @@ class RecordPlayer:
     seat: int
     name: str
     active: bool
+    away_until: str | None = None  # he said he is away until then (ISO 8601, UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordTurn:
+    """One entry of ``game.turns``: a seat that must decide now, and by when."""
+
+    seat: int
+    deadline_at: str | None  # None: no deadline (the game waits for him)
+    absent: bool  # he is away: the autopilot decides for him at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +94,8 @@ class Record:
     actions: tuple[RecordAction, ...]
     final: tuple[FinalScore, ...] | None
     data: Mapping[str, Any]
+    turns: tuple[RecordTurn, ...] = ()
+    absence_policy: m.AbsencePolicy = m.AbsencePolicy.AUTOPILOT
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -89,10 +103,16 @@ class Record:
         return tuple(p.name for p in sorted(self.players, key=lambda p: p.seat) if p.active)
 
     def start(self) -> Game:
-        """The game as it began: the seed's setup, or the position it started from."""
-        if self.initial_state is not None:
-            return Game.from_json(self.initial_state)
-        return Game.new(list(self.names), self.seed)
+        """The game as it began: the seed's setup, or the position it started from; the
+        seats named as players[] names them now (as the moderator does: a replacement may
+        bring a new name)."""
+        if self.initial_state is None:
+            return Game.new(list(self.names), self.seed)
+        game = Game.from_json(self.initial_state)
+        if len(game.state.players) == len(self.names):
+            for player, name in zip(game.state.players, self.names, strict=True):
+                player.name = name
+        return game
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,10 +152,22 @@ def _iso(value: Any) -> str | None:
     return None if value is None else str(value.isoformat())
 
 
+def _name_then(seats: Sequence[m.Seat], seat: int, at: datetime) -> str | None:
+    """The name of whoever played ``seat`` at ``at``: a player replaced since (`game
+    replace --name`) keeps his own name on his actions. ``seats``: in the order they
+    were taken."""
+    held = [s for s in seats if s.seat_index == seat]
+    for s in held:
+        if s.replaced_at is None or s.replaced_at > at:
+            return s.name
+    return held[-1].name if held else None
+
+
 def export_record(session: Session, game_row: m.Game, start: Game) -> dict[str, Any]:
     """The record of a game from the store (``start``: the game as it began)."""
     seats = sorted(game_row.seats, key=lambda s: (s.seat_index, s.created_at))
     names = [s.name for s in sorted(game_row.active_seats(), key=lambda s: s.seat_index)]
+    now = m.utcnow()
     game = start
     rows = session.execute(
         select(m.Action, m.InboundMessage.message_id)
@@ -152,7 +184,7 @@ def export_record(session: Session, game_row: m.Game, start: Game) -> dict[str, 
                 "seq": a.seq,
                 "round": game.state.round,
                 "seat": seat,
-                "player": names[seat] if 0 <= seat < len(names) else None,
+                "player": _name_then(seats, seat, a.created_at),
                 "action": data,
                 "actor": a.actor.value,
                 "at": a.created_at.isoformat(),
@@ -171,12 +203,30 @@ def export_record(session: Session, game_row: m.Game, start: Game) -> dict[str, 
             "status": game_row.status.value,
             "created_at": game_row.created_at.isoformat(),
             "deadline_at": _iso(game_row.deadline_at),
+            # each seat that must decide now, by when (game_row.deadline_at: the earliest)
+            "turns": [
+                {"seat": t.seat, "deadline_at": _iso(t.due_at), "absent": t.absent}
+                for t in (game_row.turns if game_row.status is m.GameStatus.ACTIVE else ())
+            ],
+            "absence_policy": game_row.absence_policy.value,
             # a game created from a position cannot be replayed from the seed alone
             "initial_state": (
                 None if game_row.initial_state is None else json.loads(game_row.initial_state)
             ),
         },
-        "players": [{"seat": s.seat_index, "name": s.name, "active": s.active} for s in seats],
+        "players": [
+            {
+                "seat": s.seat_index,
+                "name": s.name,
+                "active": s.active,
+                "away_until": (
+                    _iso(s.away_until)
+                    if s.active and s.away_until is not None and s.away_until > now
+                    else None
+                ),
+            }
+            for s in seats
+        ],
         "actions": actions,
         "final": None if final is None else [asdict(f) for f in final],
     }
@@ -239,8 +289,13 @@ def read_record(data: object) -> Record:
         name = _field(p, "name", where, str)
         if not name.strip():
             raise RecordError(f"{where}.name", "empty")
+        away = p.get("away_until")
+        if away is not None and not isinstance(away, str):
+            raise RecordError(f"{where}.away_until", "expected a string or null")
         players.append(
-            RecordPlayer(_field(p, "seat", where, int), name, _field(p, "active", where, bool))
+            RecordPlayer(
+                _field(p, "seat", where, int), name, _field(p, "active", where, bool), away
+            )
         )
     seats = sorted(p.seat for p in players if p.active)
     if seats != list(range(len(seats))) or not 2 <= len(seats) <= 5:
@@ -273,6 +328,23 @@ def read_record(data: object) -> Record:
                 message_id=message_id,
             )
         )
+    # game.turns and the absences came later: a record without them has none
+    turns: list[RecordTurn] = []
+    for i, t in enumerate(_field(g, "turns", "game", list) if "turns" in g else []):
+        where = f"game.turns[{i}]"
+        if not isinstance(t, dict):
+            raise RecordError(where, "expected an object")
+        seat = _field(t, "seat", where, int)
+        if not 0 <= seat < n or any(x.seat == seat for x in turns):
+            raise RecordError(f"{where}.seat", f"no seat {seat}, or a second turn for it")
+        turns.append(
+            RecordTurn(
+                seat,
+                _field(t, "deadline_at", where, (str, type(None))),
+                _field(t, "absent", where, bool),
+            )
+        )
+    policy = g.get("absence_policy", m.AbsencePolicy.AUTOPILOT.value)
     final = None
     if _field(data, "final", "", (list, type(None))) is not None:
         final = tuple(_read_final(f, where) for where, f in _objects(data, "final"))
@@ -288,6 +360,8 @@ def read_record(data: object) -> Record:
         actions=tuple(actions),
         final=final,
         data=data,
+        turns=tuple(turns),
+        absence_policy=m.AbsencePolicy(_choice(policy, _POLICIES, "game.absence_policy")),
     )
 
 
@@ -375,6 +449,7 @@ __all__ = [
     "RecordAction",
     "RecordError",
     "RecordPlayer",
+    "RecordTurn",
     "Step",
     "export_record",
     "final_scores",
