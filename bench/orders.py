@@ -41,7 +41,10 @@ from orderscorpus import (  # noqa: E402
     shares,
 )
 
-KIND_ORDER = ("role", "hacienda", "settle", "mayor", "build", "extra", "sell", "load", "store")
+KIND_ORDER = (
+    *("role", "hacienda", "settle", "mayor", "build", "extra", "sell", "load", "store"),
+    "ahead",  # written by a player who has nothing to decide now: kept for later
+)
 
 
 def table(title: str, results: Sequence[Result]) -> list[str]:

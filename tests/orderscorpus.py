@@ -69,7 +69,7 @@ class Case:
 @dataclass(slots=True)
 class Result:
     case: Case
-    kind: str  # the writer's decision kind in the position
+    kind: str  # the writer's decision kind in the position ("ahead": he has none now)
     outcome: Outcome
     got: list[str] = field(default_factory=list)  # what was applied, canonical text
     later: str | None = None  # what the kept orders did at ``kept_for``
@@ -212,7 +212,7 @@ def expected_actions(case: Case, game: Game, seat: int) -> list[Action]:
 
 def _kind(game: Game, seat: int) -> str:
     decision = decision_of(game, seat)
-    return "none" if decision is None else decision.kind.value
+    return "ahead" if decision is None else decision.kind.value
 
 
 def run_case(case: Case) -> Result:
