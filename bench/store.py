@@ -33,6 +33,7 @@ PostgreSQL server is ``PR_BENCH_PG_URL`` or postgres@127.0.0.1:5432), e.g.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
@@ -45,7 +46,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from email.message import EmailMessage
 from pathlib import Path
@@ -442,17 +443,26 @@ class Result:
     spread: list[float]  # seconds per order (ingest + processing), orders spread at random
     spread_rate: float = 0.0  # orders per second over the spread run
     spread_cpu: float = 0.0  # this process's CPU seconds per spread order
+    spread_wall: float = 0.0  # seconds the spread's orders took in all
 
 
-def bench_size(url: URL, args: argparse.Namespace, games: int, lines: list[Line]) -> Result:
-    """One database of ``games`` background games: the early and late runs, then (with
-    --spread) orders spread at random over the stored games."""
-    line = lines[0]
+@dataclass
+class Sized:
+    """One database of ``games`` background games, filled and ready to measure."""
+
+    games: int
+    engine: Any
+    moderator: Moderator
+    admin: Admin
+    result: Result
+    spread: SpreadState
+
+
+def prepare(url: URL, games: int, lines: list[Line]) -> Sized:
     upgrade(url)
     engine = make_engine(url)
     factory = make_session_factory(engine)
     moderator = Moderator(config(), factory)
-    admin = Admin(moderator)
     began = time.perf_counter()
     fill(factory, games, lines)
     with factory.begin() as session:
@@ -461,59 +471,80 @@ def bench_size(url: URL, args: argparse.Namespace, games: int, lines: list[Line]
         mails = session.scalar(select(func.count(m.OutboxMessage.id)))
     print(
         f"  {stored:,} games, {logged:,} log rows, {mails:,} outbox mails stored in "
-        f"{time.perf_counter() - began:.1f} s (peak memory {peak_mb():.0f} MB)"
+        f"{time.perf_counter() - began:.1f} s (peak memory {peak_mb():.0f} MB)",
+        flush=True,
     )
+    admin = Admin(moderator)
+    timed_run(moderator, admin, lines[0], 0, 5, "warm")  # imports, caches, templates
+    return Sized(games, engine, moderator, admin, Result(games, [], [], []), SpreadState())
+
+
+def measure(sizes: list[Sized], args: argparse.Namespace, lines: list[Line]) -> None:
+    """The early and late runs and the spread's orders of every size, interleaved run by
+    run, so that a busy machine's drift touches every size alike (the sizes' databases
+    are all filled first)."""
+    line = lines[0]
     late = next(i for i, s in enumerate(line.steps) if s.round >= LATE_ROUND)
     assert late + args.orders <= len(line.steps)
-    result = Result(games, [], [], [])
-    timed_run(moderator, admin, line, 0, args.orders, "warm")  # imports, caches, templates
+    chunk = -(-args.spread // args.runs) if args.spread else 0
     for r in range(args.runs):
-        # Alternate, so that drift on a busy machine touches both alike.
-        result.early.append(timed_run(moderator, admin, line, 0, args.orders, f"e{r}"))
-        result.late.append(timed_run(moderator, admin, line, late, args.orders, f"l{r}"))
-    if args.spread:
-        cpu = time.process_time()
-        result.spread, result.spread_rate = spread_run(moderator, lines, games, args.spread)
-        result.spread_cpu = (time.process_time() - cpu) / args.spread
-    engine.dispose()
-    return result
+        for sized in sizes:
+            res, mod, admin = sized.result, sized.moderator, sized.admin
+            res.early.append(timed_run(mod, admin, line, 0, args.orders, f"e{r}"))
+            res.late.append(timed_run(mod, admin, line, late, args.orders, f"l{r}"))
+            count = min(chunk, args.spread - len(res.spread))
+            if count > 0:
+                cpu, wall = time.process_time(), time.perf_counter()
+                res.spread += spread_run(mod, lines, sized.games, count, sized.spread)
+                res.spread_cpu += time.process_time() - cpu
+                res.spread_wall += time.perf_counter() - wall
+    for sized in sizes:
+        res = sized.result
+        if res.spread:
+            res.spread_rate = len(res.spread) / res.spread_wall
+            res.spread_cpu /= len(res.spread)
+        sized.engine.dispose()
+
+
+@dataclass
+class SpreadState:
+    """Where the spread's games stand: the next step of each game ordered so far."""
+
+    rng: random.Random = field(default_factory=lambda: random.Random(13))
+    cursor: dict[int, int] = field(default_factory=dict)
+    run: str = field(default_factory=lambda: secrets.token_hex(4))  # Message-IDs' own
 
 
 def spread_run(
-    moderator: Moderator, lines: list[Line], games: int, orders: int
-) -> tuple[list[float], float]:
+    moderator: Moderator, lines: list[Line], games: int, orders: int, state: SpreadState
+) -> list[float]:
     """``orders`` order mails, each to a background game drawn at random (a real server's
     pattern: no game stays warm), each the legal next order of its game's line. Returns
-    each order's time (ingest + processing, seconds) and the orders per second."""
-    rng = random.Random(13)
-    run = secrets.token_hex(4)  # the Message-IDs of one run
-    cursor: dict[int, int] = {}
+    each order's time (ingest + processing, seconds); every order is checked applied."""
     secret = moderator.config.secret
     times: list[float] = []
     inbound: list[int] = []
-    began = time.perf_counter()
     while len(times) < orders:
-        game_id = rng.randrange(1, games + 1)  # the background games' ids (a fresh database)
+        game_id = state.rng.randrange(1, games + 1)  # the background games' ids
         line, cut = background_cut(game_id, lines)
-        at = cursor.get(game_id, cut)
+        at = state.cursor.get(game_id, cut)
         if at >= len(line.steps):
             continue  # this game is over
         step = line.steps[at]
-        cursor[game_id] = at + 1
+        state.cursor[game_id] = at + 1
         tag = f"PR-{game_id}"
         raw = mail(
             background_addresses(game_id)[step.seat],
             reply_address(ADDRESS, secret, tag, step.seat, 0),
             step.order,
             f"Re: [{tag}] your turn",
-            f"<spread.{run}.{len(times)}@p>",
+            f"<spread.{state.run}.{game_id}.{at}@p>",
         )
         t0 = time.perf_counter()
         got = moderator.ingest(raw, source=m.MessageSource.PIPE)
         assert got is not None and moderator.process_next("bench")
         times.append(time.perf_counter() - t0)
         inbound.append(got)
-    rate = orders / (time.perf_counter() - began)
     with moderator.factory.begin() as session:
         outcomes = session.execute(
             select(m.InboundMessage.outcome, func.count())
@@ -521,7 +552,7 @@ def spread_run(
             .group_by(m.InboundMessage.outcome)
         ).all()
     assert dict(outcomes) == {m.Outcome.APPLIED: orders}, f"not every order applied: {outcomes}"
-    return times, rate
+    return times
 
 
 def spread(values: list[float]) -> str:
@@ -629,19 +660,24 @@ def main(argv: list[str] | None = None) -> int:
         backends.append(("PostgreSQL", postgres_url))
     ok = True
     for name, opener in backends:
-        results = []
-        for games in args.games:
-            print(f"{name}, {games:,} games:", flush=True)
-            with opener() as url:
+        with contextlib.ExitStack() as stack:
+            sizes = []
+            for games in args.games:
+                print(f"{name}, {games:,} games:", flush=True)
+                url = stack.enter_context(opener())
                 if isinstance(url, str):
                     print(f"  skipped: {url}")
                     break
-                result = bench_size(url, args, games, lines)
-            ok = report(result) and ok
-            results.append(result)
-        if len(results) > 1:
-            print(f"{name}:")
-            ok = side_by_side(results) and ok
+                sizes.append(prepare(url, games, lines))
+            if not sizes:
+                continue
+            measure(sizes, args, lines)
+        for sized in sizes:
+            print(f"{name}, {sized.games:,} games:")
+            ok = report(sized.result) and ok
+        if len(sizes) > 1:
+            print(f"{name}, the sizes side by side (measured in turn, run by run):")
+            ok = side_by_side([s.result for s in sizes]) and ok
     return 0 if ok else 1
 
 
