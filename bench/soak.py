@@ -191,16 +191,12 @@ class Driver:
     last_sent: float = 0.0
 
     def read(self) -> tuple[dict[str, str], dict[str, tuple[str, str | None]]] | None:
-        """Snapshots of the games (tag -> state JSON) and the in-flight orders' rows."""
+        """The in-flight orders' rows, then the games' snapshots (tag -> state JSON): in
+        this order, so that a board read is never older than an order seen processed (the
+        other way round, an order processed between the two reads was retired against the
+        board before it, and the next order chosen from that stale board)."""
         try:
             with Session(self.reader) as session:
-                states = dict(
-                    session.execute(
-                        select(m.Game.tag, m.Snapshot.state_json)
-                        .join(m.Snapshot, m.Snapshot.game_id == m.Game.id)
-                        .where(m.Game.tag.in_(self.tags))
-                    ).all()
-                )
                 ids = [o.message_id for o in self.in_flight.values()]
                 rows = {
                     mid: (status.value, None if outcome is None else outcome.value)
@@ -212,6 +208,14 @@ class Driver:
                         ).where(m.InboundMessage.message_id.in_(ids))
                     )
                 }
+                session.commit()  # a fresh snapshot of the database for the boards
+                states = dict(
+                    session.execute(
+                        select(m.Game.tag, m.Snapshot.state_json)
+                        .join(m.Snapshot, m.Snapshot.game_id == m.Game.id)
+                        .where(m.Game.tag.in_(self.tags))
+                    ).all()
+                )
             return states, rows
         except SQLAlchemyError:
             self.read_errors += 1
@@ -747,6 +751,10 @@ def report(legs: list[Leg], skipped: list[str], args: argparse.Namespace, comman
         "handed to Postfix when the daemon was killed, before its `sent` was recorded, is "
         "sent again at the start with the same Message-ID (a reader's client folds them).",
         "",
+        "A daemon started while its database, IMAP or SMTP server is away does not start: it "
+        "exits with 75 (try again later) and the unit starts it again (RestartSec=5), as "
+        "this script does; once started, every task waits an outage out.",
+        "",
         "## Time to recover",
         "",
         "From the end of each fault until every order mailed before it was applied and the "
@@ -778,8 +786,8 @@ def report(legs: list[Leg], skipped: list[str], args: argparse.Namespace, comman
             "`X-Soak-Case` header added to find it, sent during the SQLite leg to a game of "
             "its own. Expected: the outcome tests/service/test_hostile_mail.py checks through "
             "ingest with Anna to decide; here the game moves on as its mails apply, so an "
-            "order may find itself no longer legal (asked-back instead of applied). Postfix "
-            "rewrites bare CR and LF line ends into CRLF.",
+            "order may find itself no longer legal (kept for later or asked back instead of "
+            "applied). Postfix rewrites bare CR and LF line ends into CRLF.",
             "",
             "| mail | expected (status / outcome) | here |",
             "|---|---|---|",
