@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
@@ -255,6 +256,41 @@ async def test_a_failing_store_keeps_the_message_and_retries(box: MailStack) -> 
         await sink.wait_for(1)
         await poller_settled(box, inbox=0, processed=1)
     assert len(sink.stored) == 1
+
+
+def retry_delays(caplog: pytest.LogCaptureFixture) -> list[float]:
+    return [
+        float(re.search(r"retry_in=([\d.]+)s", r.getMessage())[1])  # type: ignore[index]
+        for r in caplog.records
+        if "imap session failed" in r.getMessage()
+    ]
+
+
+async def test_a_database_outage_in_the_store_is_waited_out_with_backoff(
+    box: MailStack, caplog: pytest.LogCaptureFixture
+) -> None:
+    # bench/soak.py (disk full): each session reached SELECT before the store failed, so
+    # the backoff started afresh and the poller logged in again every second, with a
+    # traceback. An outage of the store now backs off like the daemon's other tasks.
+    caplog.set_level(logging.DEBUG, logger="moderator.mail.imap")
+    sink = Sink()
+    sink.fail_stores = 10**6
+    poller = ImapPoller(
+        config(box), MemoryMailboxState(), sink.store, sink.process, tolerate=lambda _: True
+    )
+    await send(box, "stored once the database is back")
+    task = asyncio.create_task(poller.run())
+    try:
+        await wait_until(lambda: len(retry_delays(caplog)) >= 5, timeout=60.0)
+        sink.fail_stores = 0
+        await sink.wait_for(1, timeout=60.0)
+    finally:
+        poller.stop()
+        await asyncio.wait_for(task, 10.0)
+    delays = retry_delays(caplog)
+    assert delays[4] > 4 * delays[0], delays  # doubling, not back to the first step
+    failures = [r for r in caplog.records if "imap session failed" in r.getMessage()]
+    assert not any(r.exc_info for r in failures)  # an outage is said in words, once
 
 
 async def test_reconnects_after_dovecot_restarts_mid_idle(
