@@ -276,6 +276,26 @@ def absence_text(absence: Absence, *, own: bool = False) -> str:
     return f"{until}: {meanwhile}"
 
 
+def standing_lines(absence: Absence | None, missed: int, limit: int) -> tuple[str, ...]:
+    """Where a player stands with the clock, in his own mails: his ``absence`` (None: he
+    is here), and the deadlines he ``missed`` in a row (the operator is told at
+    ``limit``)."""
+    out = []
+    if absence is not None:
+        out.append(
+            f"You are away {absence_text(absence, own=True)}. "
+            'Any order from you ends your absence, and so does "back".'
+        )
+    if missed:
+        line = f"You have missed {plural(missed, 'deadline')} in a row."
+        if missed >= limit:
+            line += " The moderator has been told, and may give your seat to another player."
+        else:
+            line += f" After {limit} the moderator is told, and may give your seat to another."
+        out.append(line)
+    return tuple(out)
+
+
 def board_view(game: Game, absences: Mapping[int, Absence] | None = None) -> BoardView:
     """The public board of ``game`` now; ``absences``: the players away, by seat."""
     absences = absences or {}
@@ -1568,6 +1588,7 @@ __all__ = [
     "seat_view",
     "ship_label",
     "spans",
+    "standing_lines",
     "subject",
     "time_left",
     "undo_mail",

@@ -30,7 +30,7 @@ from ..render import (
     unknown_sender_mail,
     update_mail,
 )
-from ..render.views import WAITS_FOR_YOU, Absence, absence_text, outcome_text, plural
+from ..render.views import WAITS_FOR_YOU, Absence, outcome_text, standing_lines
 from ..store import models as m
 
 
@@ -49,25 +49,15 @@ def deadline_outcome(game_row: m.Game, game: Game, seat: int) -> str | None:
     return outcome_text(order, default=turn.actor is m.ActorKind.DEFAULT, absent=turn.absent)
 
 
-def standing(game_row: m.Game, seat: m.Seat, now: datetime, limit: int) -> list[str]:
-    """Where a seat stands with the clock, in his own mails: his absence, and the
-    deadlines he missed in a row (the operator is told at ``limit``)."""
-    out = []
+def standing(game_row: m.Game, seat: m.Seat, now: datetime, limit: int) -> tuple[str, ...]:
+    """Where a seat stands with the clock, in his own mails (render.views.standing_lines):
+    his absence, and the deadlines he missed in a row (the operator is told at
+    ``limit``)."""
+    absence = None
     if seat.away_until is not None and seat.away_until > now:
         autopilot = game_row.absence_policy is m.AbsencePolicy.AUTOPILOT
-        when = absence_text(Absence(seat.away_until, seat.timezone, autopilot), own=True)
-        out.append(
-            f'You are away {when}. Any order from you ends your absence, and so does "back".'
-        )
-    missed = seat.missed_deadlines
-    if missed:
-        line = f"You have missed {plural(missed, 'deadline')} in a row."
-        if missed >= limit:
-            line += " The moderator has been told, and may give your seat to another player."
-        else:
-            line += f" After {limit} the moderator is told, and may give your seat to another."
-        out.append(line)
-    return out
+        absence = Absence(seat.away_until, seat.timezone, autopilot)
+    return standing_lines(absence, seat.missed_deadlines, limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +97,7 @@ class Composer:
         return SeatClock(
             None if turn is None else turn.due_at,
             deadline_outcome(game_row, game, seat.seat_index),
-            tuple(standing(game_row, seat, self.clock(), limit)),
+            standing(game_row, seat, self.clock(), limit),
         )
 
     def build(
