@@ -23,6 +23,7 @@ from moderator.engine.components import BUILDINGS, GOODS
 from moderator.engine.defaults import default_action
 from moderator.mail.envelope import OWN_MAIL_HEADER
 from moderator.orders import check_mail, format_action, help_guide, parse_order
+from moderator.orders.format import legal_orders, mayor_examples
 from moderator.render import (
     AddressError,
     Refusal,
@@ -48,7 +49,6 @@ from moderator.render.views import (
     MailView,
     UpdateMail,
     format_deadline,
-    mayor_examples,
     own_mayor_examples,
     printable,
 )
@@ -172,6 +172,20 @@ def test_every_mayor_example_is_an_order_the_player_could_send_as_it_is() -> Non
             seat = game.deciding()[0]
             game.apply(seat, choose(game, seat))
     assert examples > 50 and manning == cases > 10
+
+
+def test_a_mayor_whose_order_fails_is_shown_the_examples_of_his_own_mail() -> None:
+    """The lines an error lists for the mayor's decision give the same examples as his
+    mail, written with his own tiles, not the guide's corn and coffee roaster."""
+    game = Game.new(("Anna", "Bob", "Chris", "David"), SEED)
+    play_until(game, lambda g: g.state.round >= 3 and g.state.phase is Phase.MAYOR)
+    seat = game.deciding()[0]
+    own = mayor_examples(game, seat)
+    assert own
+    report = check_mail("place 1 on guild hall", game, seat)
+    assert report.errors and report.legal == legal_orders(game, seat)
+    syntax = next(line for line in report.legal if line.startswith("Write every removal"))
+    assert f'like "{own[0]}"' in syntax and "coffee roaster, 1 on quarry" not in syntax
 
 
 def test_the_decision_comes_first_and_the_board_after(rendered: dict[str, Rendered]) -> None:

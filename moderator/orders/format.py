@@ -7,6 +7,7 @@ from ..engine.actions import (
     Build,
     DecisionKind,
     ExtraGood,
+    Layout,
     Load,
     LoadWharf,
     Pass,
@@ -157,15 +158,86 @@ def describe_mayor(game: Game, seat: int) -> list[str]:
             'colonist".'
         )
     legal = game.legal_actions(seat)
+    # Orders he could send as they are, with his own tiles; else the general forms.
+    own = [f'"{e}"' for e in mayor_examples(game, seat)[:2]]
+    like = " or ".join(own) or f'"{EXAMPLE_REMOVE}" then "{EXAMPLE_PLACE}"'
     lines.append(
         f"Write every removal first, then every placement ({len(legal)} layouts are possible), "
-        f'like "{EXAMPLE_REMOVE}" then "{EXAMPLE_PLACE}". No colonist may stay in San Juan '
-        "while an empty circle remains."
+        f"like {like}. No colonist may stay in San Juan while an empty circle remains."
     )
     default = default_action(game, seat)
     if default is not None:
         lines.append("The default, if you send nothing: " + format_action(default, game, seat))
     return lines
+
+
+def mayor_examples(game: Game, seat: int) -> tuple[str, ...]:
+    """Orders for ``seat``'s mayor decision that he could send as they are, written with
+    his own tiles and buildings: a building manned, a colonist removed, each with as few
+    changes as the rules allow, and "no change" when keeping the layout is allowed.
+    Never the default, which the deadline line shows."""
+    s = game.state
+    p = s.players[seat]
+    legal = game.legal_actions(seat)
+    default = default_action(game, seat)
+    extra = isinstance(default, PlaceColonists) and default.extra
+    built = sorted(p.buildings)
+    # The groups of circles: the five plantations, the quarries, then the buildings.
+    caps = [*(p.plantations[g] for g in GOODS), p.quarries, *(BUILDINGS[b].circles for b in built)]
+    now = [*(p.occupied[g] for g in GOODS), p.occupied_quarries, *(p.buildings[b] for b in built)]
+    # Colonists to place beyond the layout now: San Juan's (and the privilege colonist).
+    more = min(p.san_juan + extra, sum(caps) - sum(now))
+    buildings = range(len(GOODS) + 1, len(caps))
+
+    def layout_of(counts: list[int]) -> PlaceColonists:
+        return PlaceColonists(
+            Layout(
+                (counts[0], counts[1], counts[2], counts[3], counts[4]),
+                counts[5],
+                tuple((b, n) for b, n in zip(built, counts[6:], strict=True) if n),
+            ),
+            extra,
+        )
+
+    def filled(counts: list[int], n: int, first: int, skip: int = -1) -> PlaceColonists | None:
+        """``n`` more colonists on ``first`` while it has room, then on the buildings and
+        the tiles in turn (not on ``skip``); None: not a legal layout, or the default."""
+        counts = list(counts)
+        for i in (first, *buildings, *range(len(GOODS) + 1)):
+            if i != skip:
+                room = min(n, caps[i] - counts[i])
+                counts[i] += room
+                n -= room
+        action = layout_of(counts)
+        return action if n == 0 and action in legal and action != default else None
+
+    found: list[PlaceColonists] = []
+    for b in buildings:
+        if now[b] >= caps[b]:
+            continue
+        if more:
+            example = filled(now, more, b)
+        else:  # everyone placed already: one moves from a tile or building onto b
+            donor = next((i for i in range(len(caps)) if now[i] and i != b), None)
+            counts = list(now)
+            if donor is not None:
+                counts[donor] -= 1
+            example = None if donor is None else filled(counts, 1, b, skip=donor)
+        if example is not None:
+            found.append(example)
+            break
+    for donor in range(len(caps)):
+        if now[donor]:
+            counts = list(now)
+            counts[donor] -= 1
+            example = filled(counts, more + 1, buildings[0] if buildings else 0, skip=donor)
+            if example is not None and example not in found:
+                found.append(example)
+                break
+    out = [format_action(action, game, seat) for action in found]
+    if layout_of(now) in legal:
+        out.append("mayor: no change")
+    return tuple(out)
 
 
 __all__ = [
@@ -174,4 +246,5 @@ __all__ = [
     "format_action",
     "format_colonists",
     "legal_orders",
+    "mayor_examples",
 ]

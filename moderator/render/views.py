@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import ClassVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..engine.actions import Action, DecisionKind, Layout, PlaceColonists
+from ..engine.actions import Action, DecisionKind
 from ..engine.components import BUILDINGS, GOODS, ISLAND_SPACES, Role
 from ..engine.defaults import default_action
 from ..engine.events import Event, describe
@@ -30,7 +30,7 @@ from ..engine.roles import mayor
 from ..engine.state import Phase
 from ..orders.check import Report
 from ..orders.errors import AmbiguousOrder, OrderError
-from ..orders.format import format_action
+from ..orders.format import format_action, mayor_examples
 from ..orders.help import Block, Example, help_guide
 from ..orders.queue import QueuedOrder
 
@@ -585,75 +585,6 @@ def _mayor_view(game: Game, seat: int) -> MayorView:
         layouts=len(legal),
         examples=mayor_examples(game, seat),
     )
-
-
-def mayor_examples(game: Game, seat: int) -> tuple[str, ...]:
-    """Orders for ``seat``'s mayor decision that he could send as they are, written with
-    his own tiles and buildings: a building manned, a colonist removed, each with as few
-    changes as the rules allow, and "no change" when keeping the layout is allowed.
-    Never the default, which the deadline line shows."""
-    s = game.state
-    p = s.players[seat]
-    legal = game.legal_actions(seat)
-    default = default_action(game, seat)
-    extra = isinstance(default, PlaceColonists) and default.extra
-    built = sorted(p.buildings)
-    # The groups of circles: the five plantations, the quarries, then the buildings.
-    caps = [*(p.plantations[g] for g in GOODS), p.quarries, *(BUILDINGS[b].circles for b in built)]
-    now = [*(p.occupied[g] for g in GOODS), p.occupied_quarries, *(p.buildings[b] for b in built)]
-    # Colonists to place beyond the layout now: San Juan's (and the privilege colonist).
-    more = min(p.san_juan + extra, sum(caps) - sum(now))
-    buildings = range(len(GOODS) + 1, len(caps))
-
-    def layout_of(counts: list[int]) -> PlaceColonists:
-        return PlaceColonists(
-            Layout(
-                (counts[0], counts[1], counts[2], counts[3], counts[4]),
-                counts[5],
-                tuple((b, n) for b, n in zip(built, counts[6:], strict=True) if n),
-            ),
-            extra,
-        )
-
-    def filled(counts: list[int], n: int, first: int, skip: int = -1) -> PlaceColonists | None:
-        """``n`` more colonists on ``first`` while it has room, then on the buildings and
-        the tiles in turn (not on ``skip``); None: not a legal layout, or the default."""
-        counts = list(counts)
-        for i in (first, *buildings, *range(len(GOODS) + 1)):
-            if i != skip:
-                room = min(n, caps[i] - counts[i])
-                counts[i] += room
-                n -= room
-        action = layout_of(counts)
-        return action if n == 0 and action in legal and action != default else None
-
-    found: list[PlaceColonists] = []
-    for b in buildings:
-        if now[b] >= caps[b]:
-            continue
-        if more:
-            example = filled(now, more, b)
-        else:  # everyone placed already: one moves from a tile or building onto b
-            donor = next((i for i in range(len(caps)) if now[i] and i != b), None)
-            counts = list(now)
-            if donor is not None:
-                counts[donor] -= 1
-            example = None if donor is None else filled(counts, 1, b, skip=donor)
-        if example is not None:
-            found.append(example)
-            break
-    for donor in range(len(caps)):
-        if now[donor]:
-            counts = list(now)
-            counts[donor] -= 1
-            example = filled(counts, more + 1, buildings[0] if buildings else 0, skip=donor)
-            if example is not None and example not in found:
-                found.append(example)
-                break
-    out = [format_action(action, game, seat) for action in found]
-    if layout_of(now) in legal:
-        out.append("mayor: no change")
-    return tuple(out)
 
 
 def outcome_text(order: str | None, *, default: bool, absent: bool = False) -> str:
@@ -1573,7 +1504,6 @@ __all__ = [
     "help_mail",
     "history_mail",
     "mail_preference_note",
-    "mayor_examples",
     "notice_mail",
     "outcome_text",
     "own_mayor_examples",
