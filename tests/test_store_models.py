@@ -137,6 +137,24 @@ def test_record_inbound_returns_none_for_a_duplicate_and_keeps_the_transaction(
     assert rows == ["<m1@x>", "<m3@x>"]
 
 
+def test_an_overlong_message_id_or_sender_is_recorded_and_its_replay_is_a_duplicate(
+    session: Session,
+) -> None:
+    # A mail may carry anything: PostgreSQL refused a 20,000-character Message-ID and the
+    # mail was never recorded (tests/data/mail/hostile/message_id_huge.eml).
+    long_id = "<" + "m" * 20_000 + "@x>"
+    first = record_inbound(
+        session, b"raw 1", source=MessageSource.PIPE, message_id=long_id, sender="a" * 400
+    )
+    assert first is not None
+    again = record_inbound(session, b"raw 2", source=MessageSource.PIPE, message_id=long_id)
+    assert again is None  # the same id, however long, is the same message
+    session.commit()
+    row = session.get(InboundMessage, first)
+    assert row is not None and row.sender is None
+    assert row.message_id is not None and len(row.message_id) <= 998
+
+
 # --- The action log ------------------------------------------------------------------
 
 
