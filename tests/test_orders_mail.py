@@ -36,17 +36,17 @@ SUGAR, TOBACCO, COFFEE = Good.SUGAR, Good.TOBACCO, Good.COFFEE
 
 def test_every_rejected_line_is_quoted_with_a_reason_and_later_lines_are_checked() -> None:
     game = seed_000()
-    report = check_mail("ship sugar on 5\nbuild harbr; ship corn\nhelp\nrole captain", game, 0)
+    report = check_mail("ship sugar on 5\nbuild hrbr; ship corn\nhelp\nrole captain", game, 0)
     assert report.actions == []
     assert report.services == [HelpCmd()]
     assert [type(e) for e in report.errors] == [IllegalOrder, OrderSyntaxError, IllegalOrder]
     first, syntax, unused = report.errors
     assert first.line_no == 1 and "ship of 5" in first.reason
     assert (syntax.line_no, syntax.column) == (2, 7)
-    assert unused.column == 14 and "line 1" in unused.reason
+    assert unused.column == 13 and "line 1" in unused.reason
     assert first.legal == ("ship corn on 6", "ship sugar on 7")
     text = report.render()
-    assert "> build harbr; ship corn\n        ^\nline 2: I do not understand" in text
+    assert "> build hrbr; ship corn\n        ^\nline 2: I do not understand" in text
     assert text.endswith("You may order now:\n    ship corn on 6\n    ship sugar on 7")
     # The role order is for later: kept, not an error.
     (queued,) = report.queued
@@ -179,8 +179,20 @@ def test_a_kept_settle_order_answers_the_hacienda_question_with_its_default() ->
 def test_greetings_and_closings_are_not_reported_as_bad_orders() -> None:
     game = seed_000()
     report = check_mail("Hi all,\nship corn\nThanks!\nKind regards,\nAnna", game, 0)
-    assert [e.line for e in report.errors] == ["Anna"]
+    assert report.errors == []  # issue 11: a mail signed with a bare name
     assert report.actions == [Load(Good.CORN, 1)]
+
+
+def test_a_name_alone_is_a_signature_only_at_the_end_or_when_it_is_a_player_s() -> None:
+    game = seed_000()
+    names = [p.name for p in game.state.players]
+    report = check_mail(f"ship corn\nCheers, Bob\n{names[1]}", game, 0)
+    assert report.errors == [] and report.actions == [Load(Good.CORN, 1)]
+    # Not at the end, it is a line not understood; nor is a slip of an order word.
+    report = check_mail("Frobnicate\nship corn", game, 0)
+    assert [e.line for e in report.errors] == ["Frobnicate"]
+    report = check_mail("ship corn\nCaptn", game, 0)
+    assert [e.line for e in report.errors] == ["Captn"]
 
 
 def test_the_same_order_twice_counts_once() -> None:

@@ -50,7 +50,8 @@ from moderator.orders.commands import (
     WharfCmd,
     Where,
 )
-from moderator.orders.parser import Parsed, parse_mail, vocabulary
+from moderator.orders.parser import Parsed, parse_mail
+from moderator.orders.vocabulary import ENGLISH, words
 
 GAMES = 500  # seeded random games, 125 of each player count
 MAYOR_SAMPLE = 20
@@ -158,7 +159,9 @@ def _valid_texts() -> list[str]:
 
 
 VALID = _valid_texts()
-WORDS = [*vocabulary(), "0", "1", "2", "7", "99", ",", ";", "\n", ":", "-", "#", "the", "or"]
+# Every word of the vocabulary table, its politeness and greetings, and separators.
+WORDS = [*words(), *ENGLISH.courtesies, *ENGLISH.greetings, "Anna", "suger", "cofee"]
+WORDS += ["0", "1", "2", "7", "99", ",", ";", "\n", ":", "-", "#", ".", "?", "!"]
 
 
 @st.composite

@@ -3,13 +3,15 @@ later, and every rejected line with the reason and the orders allowed now."""
 
 from __future__ import annotations
 
+import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import cast
 
 from ..engine.actions import Action, DecisionKind
 from ..engine.defaults import default_action
-from ..engine.game import Game
+from ..engine.game import Decision, Game
 from .commands import (
     AbsenceCommand,
     Command,
@@ -22,17 +24,20 @@ from .commands import (
     is_service,
     target_kind,
 )
-from .errors import IllegalOrder, OrderError
+from .errors import AmbiguousOrder, IllegalOrder, OrderError
 from .format import format_action, legal_orders
-from .parser import Parsed, Segment, parse_mail, password
+from .parser import Alternative, Parsed, Segment, parse_mail, password, segments
 from .queue import DecisionKey, QueuedOrder, decision_key
-from .resolve import KIND_NAMES, decision_of, resolve
+from .reading import phrase
+from .resolve import KIND_NAMES, decision_of, or_list, resolve
+from .vocabulary import ENGLISH, Vocabulary, known, suggestions
 
 
 @dataclass(frozen=True, slots=True)
 class Accepted:
     """An order taken: ``action`` is applied now, or it is kept for ``key``'s decision.
-    ``meaning`` is the action in full order syntax (what the defaults filled in)."""
+    ``meaning`` is the action in full order syntax (what the defaults filled in);
+    ``reading`` the text the order was read as, when it was not read as written."""
 
     line_no: int
     text: str
@@ -40,12 +45,14 @@ class Accepted:
     action: Action | None = None
     key: DecisionKey | None = None
     meaning: str = ""
+    reading: str = ""
 
     @property
     def queued(self) -> QueuedOrder | None:
+        # Kept as the text it was read as, which parses again as written.
         if self.key is None:
             return None
-        return QueuedOrder(self.key, self.command, self.text)
+        return QueuedOrder(self.key, self.command, self.reading or self.text)
 
 
 @dataclass(slots=True)
@@ -117,14 +124,19 @@ class Report:
 
 
 def _merge_mayor(items: list[Parsed | OrderError]) -> list[Parsed | OrderError]:
-    """All colonist lines of a mail form one colonist order (removals, then placements)."""
+    """All colonist lines of a mail form one colonist order (removals, then placements).
+    A line with several readings stays apart, for the game to choose among them."""
     out: list[Parsed | OrderError] = []
     first: int | None = None
     for item in items:
-        if isinstance(item, Parsed) and isinstance(item.command, MayorCmd):
+        if (
+            isinstance(item, Parsed)
+            and isinstance(item.command, MayorCmd)
+            and len(item.alternatives) <= 1
+        ):
             if first is None:
                 first = len(out)
-                out.append(item)
+                out.append(replace(item, alternatives=()))
             else:
                 head = out[first]
                 assert isinstance(head, Parsed) and isinstance(head.command, MayorCmd)
@@ -132,22 +144,61 @@ def _merge_mayor(items: list[Parsed | OrderError]) -> list[Parsed | OrderError]:
                 merged = Segment(
                     seg.line_no, seg.line, seg.column, f"{seg.text}; {item.segment.text}"
                 )
-                out[first] = Parsed(merged, head.command.merged(item.command))
+                reading = f"{head.text}; {item.text}"
+                out[first] = Parsed(merged, head.command.merged(item.command), reading)
             continue
         out.append(item)
     return out
 
 
+def _choose(item: Parsed, game: Game, seat: int, decision: Decision | None) -> tuple[Command, str]:
+    """The command of an order read otherwise than written, and the text it was read
+    as. The readings are taken tier by tier (reading.Reading); those for the decision
+    asked now count when they are legal now, those for another decision count as
+    orders for later. The first tier with one such reading gives it; a tier with
+    several is asked back: never a guess between two."""
+    failed: tuple[str, OrderError] | None = None
+    for tier in sorted({a.reading.tier for a in item.alternatives}):
+        legal: dict[Action, Alternative] = {}
+        later: dict[Command, Alternative] = {}
+        for a in (a for a in item.alternatives if a.reading.tier == tier):
+            kind = target_kind(a.command)
+            mine = decision is not None and kind in (None, decision.kind)
+            if not mine or is_service(a.command) or is_absence(a.command):
+                later.setdefault(a.command, a)
+                continue
+            try:
+                action = resolve(cast(GameCommand, a.command), game, seat)
+            except OrderError as err:  # (a is for the decision asked: mine)
+                failed = failed or (a.reading.text, err)
+                continue
+            legal.setdefault(action, a)
+        if len(legal) + len(later) == 1:
+            (chosen,) = (*legal.values(), *later.values())
+            return chosen.command, chosen.reading.text
+        if legal or later:
+            meanings = [format_action(action, game, seat) for action in legal]
+            meanings += [a.reading.text for a in later.values()]
+            raise AmbiguousOrder(
+                f'"{item.segment.text}" could mean {or_list(meanings)}: write which one',
+                alternatives=meanings,
+            )
+    assert failed is not None
+    text, error = failed
+    if isinstance(error, AmbiguousOrder):
+        raise error
+    raise IllegalOrder(f'read as "{text}": {error.reason}')
+
+
 # A line that does not parse and starts like a greeting or a closing is not an order.
-_COURTESY = re.compile(
-    r"^\s*(hi|hello|hey|dear|thanks|thank you|many thanks|cheers|regards|kind regards|"
-    r"best|best wishes|greetings|sincerely|yours|bye|ciao)\b[\s\w,.!'-]*$",
-    re.IGNORECASE,
-)
+@cache
+def _greeting(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    starts = "|".join(map(phrase, vocab.greetings))
+    return re.compile(rf"^\s*(?:{starts})\b[\s\w,.!'-]*$", re.IGNORECASE)
 
 
 def _courtesy(line: str) -> bool:
-    return bool(_COURTESY.match(line)) and len(line) <= 40
+    return bool(_greeting().match(line)) and len(line) <= 40
 
 
 def check_mail(text: str, game: Game, seat: int) -> Report:
@@ -157,16 +208,27 @@ def check_mail(text: str, game: Game, seat: int) -> Report:
     report = Report(seat, password=password(text))
     report.legal = legal_orders(game, seat)
     decision = decision_of(game, seat)
-    items = _merge_mayor(parse_mail(text))
+    parsed = parse_mail(text, None if decision is None else decision.kind)
+    # The order each error is for (parse_mail reads one item per segment), to tell a
+    # greeting or a signature that shares a line with an order ("Thanks, Anna").
+    said = {id(i): seg.text for i, seg in zip(parsed, segments(text), strict=True)}
+    items = _merge_mayor(parsed)
     commands = [i.command for i in items if isinstance(i, Parsed)]
     says_hacienda = any(isinstance(c, HaciendaCmd) for c in commands)
     now_line: int | None = None  # the line that answered (or failed) the current decision
     for item in items:
         if isinstance(item, OrderError):
-            if not _courtesy(item.line):
+            own = said.get(id(item), item.line)
+            if not _courtesy(own) and not _signature(own, item, items, game):
                 report.errors.append(item.with_legal(report.legal))
             continue
-        seg, command = item.segment, item.command
+        seg, command, reading = item.segment, item.command, item.text
+        if item.alternatives:
+            try:
+                command, reading = _choose(item, game, seat, None if now_line else decision)
+            except OrderError as err:
+                report.errors.append(_placed(err, seg).with_legal(report.legal))
+                continue
         if is_service(command):
             report.services.append(command)
             continue
@@ -189,6 +251,7 @@ def check_mail(text: str, game: Game, seat: int) -> Report:
                             game_command,
                             action=action,
                             meaning=format_action(action, game, seat),
+                            reading=reading,
                         )
                     )
                     continue
@@ -227,17 +290,43 @@ def check_mail(text: str, game: Game, seat: int) -> Report:
                 )
             if isinstance(game_command, PassCmd) and game_command.kind is None:
                 game_command = PassCmd(key.kind)
-            report.accepted.append(Accepted(seg.line_no, seg.text, game_command, key=key))
+            report.accepted.append(
+                Accepted(seg.line_no, seg.text, game_command, key=key, reading=reading)
+            )
         except OrderError as err:
-            if err.line:
-                placed = err
-            else:
-                # Point at the order when the line holds several.
-                several = seg.column > 1 or ";" in seg.line
-                placed = err.at(seg.line, seg.line_no)
-                placed.column = seg.column if several else None
-            report.errors.append(placed.with_legal(report.legal))
+            report.errors.append(_placed(err, seg).with_legal(report.legal))
     return report
+
+
+def _placed(err: OrderError, seg: Segment) -> OrderError:
+    if err.line:
+        return err
+    # Point at the order when the line holds several.
+    several = seg.column > 1 or ";" in seg.line
+    placed = err.at(seg.line, seg.line_no)
+    placed.column = seg.column if several else None
+    return placed
+
+
+_NAME = re.compile(r"^\s*-*\s*([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)[\s.!,]*$")
+
+
+def _signature(text: str, err: OrderError, items: list[Parsed | OrderError], game: Game) -> bool:
+    """A line that is a name alone: a player's name, or, after the last order of the
+    mail, a name that is no order word nor close to one ("Anna", not "Captn")."""
+    m = _NAME.match(text)
+    if m is None:
+        return False
+    name = m.group(1).lower()
+    if name.split()[0] in {p.name.lower() for p in game.state.players}:
+        return True
+    after = items[items.index(err) + 1 :]
+    if any(isinstance(i, Parsed) for i in after):
+        return False
+    return not any(
+        w in known() or difflib.get_close_matches(w, suggestions(), cutoff=0.8)
+        for w in name.split()
+    )
 
 
 def parse_text(text: str) -> list[Command]:

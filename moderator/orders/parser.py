@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from functools import cache, lru_cache
-from typing import Any
+from typing import cast
 
-from lark import Lark, Token, Transformer
+from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import (
     LarkError,
     UnexpectedCharacters,
@@ -54,6 +54,8 @@ from .commands import (
     Where,
 )
 from .errors import OrderError, OrderSyntaxError
+from .reading import Reading, clauses, normalise, readings
+from .vocabulary import ENGLISH, Vocabulary, suggestions, terminals
 
 GRAMMAR_NAME = "orders.lark"
 # Longer orders are not orders; the cap also keeps a hostile mail cheap to reject.
@@ -68,11 +70,16 @@ def grammar_text() -> str:
     return data_text("grammars", GRAMMAR_NAME)
 
 
+def full_grammar() -> str:
+    """The grammar with its word terminals made from the vocabulary table."""
+    return grammar_text() + terminals()
+
+
 @cache
 def lark_parser() -> Lark:
     """The LALR parser with the transformer applied while parsing (no tree is built)."""
     return Lark(
-        grammar_text(),
+        full_grammar(),
         parser="lalr",
         lexer="contextual",
         start=["mail", "order"],
@@ -81,91 +88,34 @@ def lark_parser() -> Lark:
     )
 
 
-# -- words --------------------------------------------------------------------------
+# -- words (their meanings come from the vocabulary table) -----------------------------
 
-_NUMBER_WORDS = {
-    w: i + 1
-    for i, w in enumerate(
-        "one two three four five six seven eight nine ten eleven twelve".split()  # noqa: SIM905
-    )
-}
-
-_ROLE_WORDS = {
-    "settler": Role.SETTLER,
-    "mayor": Role.MAYOR,
-    "builder": Role.BUILDER,
-    "craftsman": Role.CRAFTSMAN,
-    "craftsmen": Role.CRAFTSMAN,
-    "trader": Role.TRADER,
-    "captain": Role.CAPTAIN,
-    "prospector": Role.PROSPECTOR,
-}
-
-# Spelling variants and plurals, folded to the words of the building table.
-_FOLD = {
-    "harbour": "harbor",
-    "big": "large",
-    "factories": "factory",
-    "universities": "university",
-    "wharfs": "wharf",
-    "wharves": "wharf",
-    "fortresses": "fortress",
-    "custom": "customs",
-    "guildhall": "guild hall",
-    "cityhall": "city hall",
-    "windrose": "wind rose",
-    "craftsmen": "craftsman",
-}
 _KEEP_S = {"customs", "fortress", "harbors", "plus"}
 
 
-def fold(word: str) -> str:
-    """One word as the tables spell it: lower case, singular, American spelling."""
+def fold(word: str, vocab: Vocabulary = ENGLISH) -> str:
+    """One word as the tables spell it: lower case, singular, the building table's
+    spelling (``harbours`` -> ``harbor``)."""
     w = " ".join(word.lower().split())
-    w = _FOLD.get(w, w)
-    if w.endswith("s") and w not in _KEEP_S and not w.endswith("ss"):
+    w = vocab.spellings.get(w, w)
+    if w.endswith("ies") and w[:-3] + "y" in _SINGULAR_Y:
+        w = w[:-3] + "y"
+    elif w.endswith("es") and w[:-2] in _SINGULAR_ES:
+        w = w[:-2]
+    elif w.endswith("s") and w not in _KEEP_S and not w.endswith("ss"):
         w = w[:-1]
-    w = _FOLD.get(w, w)
+    w = vocab.spellings.get(w, w)
     if w == "harbors":
         w = "harbor"
     return w
 
 
-_MONTHS = {
-    name: i + 1
-    for i, name in enumerate(
-        (
-            "january",
-            "february",
-            "march",
-            "april",
-            "may",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        )
-    )
-}
-_WEEKDAYS = {
-    name: i
-    for i, name in enumerate(
-        ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-    )
-}
+_SINGULAR_Y = {"factory", "university", "quarry"}
+_SINGULAR_ES = {"fortress"}
 
 
-def _by_prefix(table: dict[str, int], word: str) -> int:
-    """A month's or weekday's number from its name or its short form ("dec", "thurs")."""
-    word = word.lower()
-    return next(n for name, n in table.items() if name.startswith(word[:3]))
-
-
-def good_of(word: str) -> Good:
-    return Good[fold(word).upper()]
+def good_of(word: str, vocab: Vocabulary = ENGLISH) -> Good:
+    return vocab.goods[word.lower()]
 
 
 # Each building's words, plus "large" for the big production buildings that have a
@@ -198,37 +148,30 @@ def _match_building(words: tuple[str, ...]) -> tuple[Building, ...]:
 # -- the transformer ---------------------------------------------------------------
 
 
-def _tokens(children: list[Any]) -> list[Token]:
-    return [c for c in children if isinstance(c, Token)]
+def _count(token: Token | None) -> int | None:
+    """A ``number`` rule's value (already checked), or None when left out."""
+    return None if token is None else int(token)
 
 
-def _types(children: list[Any]) -> set[str]:
-    return {t.type for t in _tokens(children)}
+# A ship order's place: a cargo ship by its capacity, or the wharf.
+WHARF = "wharf"
 
 
-def _number(token: Token | None) -> int | None:
-    if token is None:
-        return None
-    return int(token)
-
-
-def _col(token: Token | None) -> int | None:
-    return None if token is None else token.column
-
-
+@v_args(inline=True)
 class _ToCommand(Transformer[Token, Command]):
-    """Builds Commands. Checks that need the words' meaning (an unknown building, a
-    count of zero) raise OrderSyntaxError with the column of the offending word."""
+    """Builds Commands, each rule's children as typed arguments (the grammar's optional
+    parts are bracketed, so each rule has a fixed arity; None: left out). Checks that
+    need the words' meaning (an unknown building, a count of zero) raise
+    OrderSyntaxError with the column of the offending word."""
 
     # -- small pieces
 
-    def number(self, children: list[Token]) -> Token:
-        (tok,) = children
+    def number(self, tok: Token) -> Token:
         text = str(tok).lower()
         if tok.type == "ART":
             value = 1
         elif tok.type == "NUMWORD":
-            value = _NUMBER_WORDS[text]
+            value = ENGLISH.numbers[text]
         else:
             if len(text) > 3:
                 raise OrderSyntaxError(f"{text} is too large a number", column=tok.column)
@@ -237,14 +180,13 @@ class _ToCommand(Transformer[Token, Command]):
             raise OrderSyntaxError("a count must be at least 1", column=tok.column)
         return Token("INT", str(value), tok.start_pos, tok.line, tok.column)
 
-    def role_name(self, children: list[Token | None]) -> RoleRef:
-        tok = children[0]
-        assert tok is not None
-        word = fold(str(tok))
-        role = _ROLE_WORDS[word]
+    def role_name(
+        self, tok: Token, num: Token | None = None, _role: Token | None = None
+    ) -> RoleRef:
+        # ("captain role": the second child is the word "role", not a number)
+        role = ENGLISH.roles[str(tok).lower()]
         if role is not Role.PROSPECTOR:
             return RoleRef(role)
-        num = children[1] if len(children) > 1 else None
         if num is None:
             return RoleRef(Role.PROSPECTOR, exact=False)
         if int(num) == 1:
@@ -253,36 +195,34 @@ class _ToCommand(Transformer[Token, Command]):
             return RoleRef(Role.PROSPECTOR2)
         raise OrderSyntaxError("there are only prospectors 1 and 2", column=num.column)
 
-    def tile(self, children: list[Token | None]) -> Good | None:
-        for tok in children:
+    def tile(self, *tokens: Token | None) -> Good | None:
+        for tok in tokens:
             if tok is not None and tok.type == "GOOD":
                 return good_of(str(tok))
         return None  # a quarry
 
-    def building(self, children: list[Token]) -> tuple[str, tuple[Building, ...], int]:
-        words = [str(t) for t in children]
+    def building(self, *tokens: Token) -> tuple[str, tuple[Building, ...]]:
+        words = [str(t) for t in tokens]
         name = " ".join(w.lower() for w in words)
         found = match_building(words)
         if not found:
-            raise OrderSyntaxError(
-                f'there is no building called "{name}"', column=children[0].column
-            )
-        return name, found, children[0].column or 1
+            raise OrderSyntaxError(f'there is no building called "{name}"', column=tokens[0].column)
+        return name, found
 
-    def target(self, children: list[Token]) -> Target:
-        words = [str(t) for t in children]
+    def target(self, *tokens: Token) -> Target:
+        words = [str(t) for t in tokens]
         text = " ".join(" ".join(w.lower().split()) for w in words)
-        column = children[0].column
-        types = [t.type for t in children]
+        column = tokens[0].column
+        types = [t.type for t in tokens]
         if types == ["SAN_JUAN"]:
             return Target(TargetKind.SAN_JUAN, "san juan")
         if "QUARRY" in types:
             if set(types) != {"QUARRY"}:
                 raise OrderSyntaxError(f'"{text}": a quarry is just "quarry"', column=column)
             return Target(TargetKind.QUARRY, "quarry")
-        goods = [t for t in children if t.type == "GOOD"]
+        goods = [t for t in tokens if t.type == "GOOD"]
         if "PLANTATION" in types or types == ["GOOD"]:
-            rest = [t for t in children if t.type not in ("GOOD", "PLANTATION")]
+            rest = [t for t in tokens if t.type not in ("GOOD", "PLANTATION")]
             if len(goods) != 1 or rest:
                 raise OrderSyntaxError(
                     f'"{text}": name one plantation, like "corn" or "coffee plantation"',
@@ -297,135 +237,168 @@ class _ToCommand(Transformer[Token, Command]):
 
     # -- orders
 
-    def role_order(self, children: list[Any]) -> RoleCmd:
-        return RoleCmd(tuple(c for c in children if isinstance(c, RoleRef)))
+    def role_order(self, _verb: Token | None, *roles: RoleRef) -> RoleCmd:
+        return RoleCmd(roles)
 
-    def settle_order(self, children: list[Any]) -> SettleCmd:
-        good, hospice = children[-2:]
+    def settle_order(
+        self,
+        _verb: Token,
+        _on: Token | None,
+        _art: Token | None,
+        good: Good | None,
+        hospice: bool | None,
+    ) -> SettleCmd:
         return SettleCmd(good, hospice)
 
-    def no_hospice(self, _: list[Any]) -> bool:
+    def no_hospice(self, *_: Token) -> bool:
         return False
 
-    def with_hospice(self, _: list[Any]) -> bool:
+    def with_hospice(self, *_: Token) -> bool:
         return True
 
-    def use_hacienda(self, _: list[Any]) -> HaciendaCmd:
+    def use_hacienda(self, *_: Token) -> HaciendaCmd:
         return HaciendaCmd(True)
 
-    def no_hacienda(self, _: list[Any]) -> HaciendaCmd:
+    def no_hacienda(self, *_: Token) -> HaciendaCmd:
         return HaciendaCmd(False)
 
-    def build_order(self, children: list[Any]) -> BuildCmd:
-        (name, found, _column), university = children[-2:]
+    def build_order(
+        self,
+        _verb: Token,
+        _art: Token | None,
+        building: tuple[str, tuple[Building, ...]],
+        university: bool | None,
+    ) -> BuildCmd:
+        name, found = building
         return BuildCmd(name, found, university)
 
-    def no_university(self, _: list[Any]) -> bool:
+    def no_university(self, *_: Token) -> bool:
         return False
 
-    def with_university(self, _: list[Any]) -> bool:
+    def with_university(self, *_: Token) -> bool:
         return True
 
-    def sell_order(self, children: list[Any]) -> SellCmd:
+    def sell_order(
+        self, _verb: Token, count: Token | None, _barrel: Token | None, *tokens: Token
+    ) -> SellCmd:
+        if count is not None and int(count) != 1:
+            raise OrderSyntaxError(
+                "the trader sells one barrel: name its kind", column=count.column
+            )
         goods: list[Good] = []
-        for tok in _tokens(children):
-            if tok.type == "GOOD":
-                good = good_of(str(tok))
-                if good not in goods:
-                    goods.append(good)
+        for tok in tokens:
+            good = good_of(str(tok))
+            if good not in goods:
+                goods.append(good)
         return SellCmd(tuple(goods))
 
-    def on_ship(self, children: list[Any]) -> int:
-        for tok in _tokens(children):
-            if tok.type == "INT":
-                return int(tok)
-        raise AssertionError("on_ship without a number")  # pragma: no cover
+    def on_ship(
+        self, _on: Token, _ship: Token | None, capacity: Token, _ship2: Token | None
+    ) -> int:
+        return int(capacity)
 
-    def on_wharf(self, _: list[Any]) -> str:
-        return "wharf"
+    def on_wharf(self, *_: Token) -> str:
+        return WHARF
 
-    def ship_order(self, children: list[Any]) -> ShipCmd | WharfCmd:
-        _verb, count, good_tok, where = children
+    def ship_order(
+        self,
+        _verb: Token,
+        count: Token | None,
+        _barrel: Token | None,
+        good_tok: Token | None,
+        where: int | str | None,
+    ) -> ShipCmd | WharfCmd:
         good = None if good_tok is None else good_of(str(good_tok))
-        if where == "wharf":
+        if where == WHARF:
             if count is not None:
                 raise OrderSyntaxError(
                     "the wharf takes all barrels of a kind: leave out the count",
-                    column=_col(count),
+                    column=count.column,
                 )
             return WharfCmd(good)
-        return ShipCmd(good, _number(count), where)
+        return ShipCmd(good, _count(count), where if isinstance(where, int) else None)
 
-    def wharf_order(self, children: list[Any]) -> WharfCmd:
-        good_tok = children[-1]
-        if good_tok is None or good_tok.type != "GOOD":
-            return WharfCmd(None)
-        return WharfCmd(good_of(str(good_tok)))
+    def wharf_order(self, _use: Token | None, _wharf: Token, good: Token | None) -> WharfCmd:
+        return WharfCmd(None if good is None else good_of(str(good)))
 
-    def keep_item(self, children: list[Any]) -> KeepItem:
-        count, good_tok, where = children
-        return KeepItem(good_of(str(good_tok)), _number(count), where)
+    def keep_item(self, count: Token | None, good: Token, where: Where | None) -> KeepItem:
+        return KeepItem(good_of(str(good)), _count(count), where)
 
-    def in_warehouse(self, _: list[Any]) -> Where:
+    def placed_keep_item(self, where: Where, count: Token | None, good: Token) -> KeepItem:
+        return KeepItem(good_of(str(good)), _count(count), where)
+
+    def in_warehouse(self, *_: Token) -> Where:
         return Where.WAREHOUSE
 
-    def on_windrose(self, _: list[Any]) -> Where:
+    def on_windrose(self, *_: Token) -> Where:
         return Where.WINDROSE
 
-    def keep_order(self, children: list[Any]) -> KeepCmd:
-        return KeepCmd(tuple(c for c in children if isinstance(c, KeepItem)))
+    def keep_order(self, _verb: Token, *items: KeepItem) -> KeepCmd:
+        return KeepCmd(items)
 
-    def keep_default(self, _: list[Any]) -> KeepCmd:
+    def keep_default(self, _verb: Token) -> KeepCmd:
         return KeepCmd(())
 
-    def extra_order(self, children: list[Any]) -> ExtraCmd:
-        good = next(t for t in _tokens(children) if t.type == "GOOD")
+    def extra_order(
+        self,
+        _take: Token | None,
+        _art: Token | None,
+        _extra: Token,
+        _barrel: Token | None,
+        good: Token,
+    ) -> ExtraCmd:
         return ExtraCmd(good_of(str(good)))
 
-    def no_extra(self, _: list[Any]) -> PassCmd:
+    def no_extra(self, *_: Token) -> PassCmd:
         return PassCmd(DecisionKind.CRAFTSMAN_EXTRA)
 
     # -- mayor
 
-    def no_extra_colonist(self, _: list[Any]) -> MayorCmd:
+    def no_extra_colonist(self, *_: Token) -> MayorCmd:
         return MayorCmd(extra=False)
 
-    def no_change(self, _: list[Any]) -> MayorCmd:
+    def no_change(self, *_: Token) -> MayorCmd:
         return MayorCmd()
 
-    def take_extra_colonist(self, _: list[Any]) -> MayorCmd:
+    def take_extra_colonist(self, *_: Token) -> MayorCmd:
         return MayorCmd(extra=True)
 
-    def amount_from(self, children: list[Any]) -> Move:
-        count = children[0]
-        target = children[-1]
-        return Move(1 if count is None else int(count), target)
+    def amount_from(
+        self, count: Token | None, _colonist: Token | None, _from: Token | None, target: Target
+    ) -> Move:
+        return Move(_count(count) or 1, target)
 
     amount_on = amount_from
 
-    def removal(self, children: list[Any]) -> MayorCmd:
-        return MayorCmd(removals=tuple(c for c in children if isinstance(c, Move)))
+    def removal(self, _verb: Token, *moves: Move) -> MayorCmd:
+        return MayorCmd(removals=moves)
 
-    def placement(self, children: list[Any]) -> MayorCmd:
-        return MayorCmd(placements=tuple(c for c in children if isinstance(c, Move)))
+    def placement(self, _verb: Token, *moves: Move) -> MayorCmd:
+        return MayorCmd(placements=moves)
 
-    def move(self, children: list[Any]) -> MayorCmd:
-        count = children[1]
-        n = 1 if count is None else int(count)
-        src, dst = (c for c in children if isinstance(c, Target))
+    def move(
+        self,
+        _verb: Token,
+        count: Token | None,
+        _colonist: Token | None,
+        _from: Token | None,
+        src: Target,
+        _to: Token,
+        dst: Target,
+    ) -> MayorCmd:
+        n = _count(count) or 1
         return MayorCmd(removals=(Move(n, src),), placements=(Move(n, dst),))
 
-    def mayor_order(self, children: list[Any]) -> MayorCmd:
+    def mayor_order(self, _mayor: Token | None, *clauses: MayorCmd) -> MayorCmd:
         out = MayorCmd()
-        for c in children:
-            if isinstance(c, MayorCmd):
-                out = out.merged(c)
+        for clause in clauses:
+            out = out.merged(clause)
         return out
 
     # -- declining and service
 
-    def pass_order(self, children: list[Any]) -> PassCmd:
-        types = _types(children)
+    def pass_order(self, *tokens: Token) -> PassCmd:
+        types = {t.type for t in tokens}
         for word, kind in (
             ("SETTLE", DecisionKind.SETTLE),
             ("TAKE", DecisionKind.SETTLE),
@@ -441,67 +414,66 @@ class _ToCommand(Transformer[Token, Command]):
 
     # -- absences
 
-    def day_of_month(self, children: list[Token]) -> Token:
-        (tok,) = children
+    def day_of_month(self, tok: Token) -> Token:
         return tok
 
-    def calendar_day(self, children: list[Token | None]) -> AwayCmd:
-        tokens = [t for t in children if t is not None]
-        first = tokens[0]
-        if first.type == "ISO_DATE":
-            y, mo, d = (int(part) for part in str(first).split("-"))
-            return _calendar(d, mo, y, first)
-        if first.type == "WEEKDAY":
-            return AwayCmd(weekday=_by_prefix(_WEEKDAYS, str(first)))
-        month = next(t for t in tokens if t.type == "MONTH")
-        day, *year = (t for t in tokens if t.type != "MONTH")
-        number = int(re.sub(r"\D", "", str(day)))
-        return _calendar(
-            number, _by_prefix(_MONTHS, str(month)), _number(year[0]) if year else None, day
-        )
+    def day_month(self, day: Token, month: Token, year: Token | None) -> AwayCmd:
+        return _calendar(_day(day), ENGLISH.months[str(month).lower()], _count(year), day)
 
-    def away_until(self, children: list[Any]) -> AwayCmd:
-        command: AwayCmd = children[-1]
-        return command
+    def month_day(self, month: Token, day: Token, year: Token | None) -> AwayCmd:
+        return self.day_month(day, month, year)
 
-    def away_for(self, children: list[Any]) -> AwayCmd:
-        count, period = children[-2:]
-        days = int(count) * (7 if str(period).lower().startswith("week") else 1)
-        return AwayCmd(days=days)
+    def iso_day(self, tok: Token) -> AwayCmd:
+        y, mo, d = (int(part) for part in str(tok).split("-"))
+        return _calendar(d, mo, y, tok)
 
-    def back(self, _: list[Any]) -> BackCmd:
+    def weekday(self, tok: Token) -> AwayCmd:
+        return AwayCmd(weekday=ENGLISH.weekdays[str(tok).lower()])
+
+    def away_until(self, _away: Token, _until: Token, day: AwayCmd) -> AwayCmd:
+        return day
+
+    def away_for(self, _away: Token, count: Token, period: Token) -> AwayCmd:
+        return AwayCmd(days=int(count) * ENGLISH.periods[str(period).lower()])
+
+    def back(self, _: Token) -> BackCmd:
         return BackCmd()
 
-    def help(self, children: list[Any]) -> HelpCmd:
-        words = [str(t).lower() for t in _tokens(children)[1:]]
-        return HelpCmd(" ".join(words) or None)
+    def help(self, _help: Token, *words: Token | None) -> HelpCmd:
+        topic = " ".join(str(w).lower() for w in words if w is not None)
+        return HelpCmd(topic or None)
 
-    def status(self, _: list[Any]) -> StatusCmd:
+    def status(self, _: Token) -> StatusCmd:
         return StatusCmd()
 
-    def board(self, _: list[Any]) -> BoardCmd:
+    def board(self, _: Token) -> BoardCmd:
         return BoardCmd()
 
-    def orders(self, _: list[Any]) -> OrdersCmd:
+    def orders(self, _: Token) -> OrdersCmd:
         return OrdersCmd()
 
-    def history(self, _: list[Any]) -> HistoryCmd:
+    def history(self, _: Token) -> HistoryCmd:
         return HistoryCmd()
 
-    def resend(self, _: list[Any]) -> ResendCmd:
+    def resend(self, _: Token) -> ResendCmd:
         return ResendCmd()
 
-    def mail_every(self, _: list[Any]) -> MailCmd:
+    def mail_every(self, *_: Token) -> MailCmd:
         return MailCmd(every=True)
 
-    def mail_turns(self, _: list[Any]) -> MailCmd:
+    def mail_turns(self, *_: Token) -> MailCmd:
         return MailCmd(every=False)
 
-    def default(self, _: list[Any]) -> DefaultCmd:
+    def default(self, _: Token) -> DefaultCmd:
         return DefaultCmd()
 
-    def mail(self, children: list[Any]) -> list[Command]:
-        return [c for c in children if c is not None]
+    def mail(self, *orders: Command | None) -> list[Command]:
+        return [c for c in orders if c is not None]
+
+
+def _day(token: Token) -> int:
+    """A day of the month, from "3" or "3rd"."""
+    return int(re.sub(r"\D", "", str(token)))
 
 
 def _calendar(day: int, month: int, year: int | None, token: Token) -> AwayCmd:
@@ -509,10 +481,10 @@ def _calendar(day: int, month: int, year: int | None, token: Token) -> AwayCmd:
     try:
         date(2000 if year is None else year, month, day)  # 2000: a leap year
     except ValueError:
-        if not 1 <= month <= len(_MONTHS):
+        if not 1 <= month <= 12:
             reason = f'there is no month {month} in "{token}"'
             raise OrderSyntaxError(reason, column=token.column) from None
-        name = list(_MONTHS)[month - 1].capitalize()
+        name = next(n for n, i in ENGLISH.months.items() if i == month).capitalize()
         when = f"{day} {name}" + ("" if year is None else f" {year}")
         raise OrderSyntaxError(f"there is no {when}", column=token.column) from None
     return AwayCmd(month=month, day=day, year=year)
@@ -556,47 +528,11 @@ _EXPECTED = {
     "_SEP": "the end of the order",
     "$END": "the end of the order",
 }
-_ORDER_WORDS = (
-    "role",
-    "settle",
-    "take",
-    "hacienda",
-    "build",
-    "sell",
-    "ship",
-    "load",
-    "wharf",
-    "keep",
-    "extra",
-    "mayor",
-    "remove",
-    "place",
-    "move",
-    "pass",
-    "help",
-    "status",
-    "board",
-    "orders",
-    "history",
-    "resend",
-    "default",
-    "away",
-    "back",
-    "mail",
-)
 
 
-@cache
 def vocabulary() -> tuple[str, ...]:
-    """Every word the grammar knows, for "did you mean" suggestions."""
-    words = set(_ORDER_WORDS) | set(_NUMBER_WORDS) | set(_ROLE_WORDS)
-    words |= {g.label for g in Good} | {"quarry", "plantation", "colonist", "nothing"}
-    words |= {"warehouse", "windrose", "san", "juan", "extra", "barrel", "from", "on"}
-    for b in Building:
-        words |= set(b.label.split())
-    words |= {"harbour", "trade", "choose", "pick", "no", "yes", "with", "without", "and", "or"}
-    words |= {"until", "days", "weeks"} | set(_MONTHS) | set(_WEEKDAYS)
-    return tuple(sorted(words))
+    """Every word the grammar knows, for "did you mean" suggestions (the table's)."""
+    return suggestions()
 
 
 def _word_at(text: str, index: int) -> str:
@@ -666,14 +602,18 @@ def parse_order(text: str) -> Command:
         )
     if not text.strip():
         raise OrderSyntaxError("the order is empty", column=1)
-    return _parse_order(text)
+    readable = normalise(text)
+    if not readable.strip():
+        raise OrderSyntaxError("there is no order here, only politeness", column=1)
+    return _parse_order(readable)
 
 
 @lru_cache(maxsize=4096)
 def _parse_order(text: str) -> Command:
     # Commands are immutable, so a repeated order (a bot's, a resent mail) is parsed once.
     try:
-        result: Any = lark_parser().parse(text, start="order")
+        # The transformer runs while parsing: the result is its Command, not a tree.
+        command = cast(Command, lark_parser().parse(text, start="order"))
     except UnexpectedInput as exc:
         raise syntax_error(exc, text) from None
     except VisitError as exc:
@@ -682,7 +622,6 @@ def _parse_order(text: str) -> Command:
         raise
     except LarkError as exc:  # pragma: no cover - any other Lark failure is a bad order
         raise OrderSyntaxError(f"I cannot read this order ({exc})") from None
-    command: Command = result
     return command
 
 
@@ -690,14 +629,13 @@ def parse_orders(text: str) -> list[Command]:
     """Every order of a text with the whole-mail grammar rule; stops at the first error
     (check_mail reads line by line and reports every bad line instead)."""
     try:
-        result: Any = lark_parser().parse(text, start="mail")
+        commands = cast(list[Command], lark_parser().parse(text, start="mail"))
     except UnexpectedInput as exc:
         raise syntax_error(exc, text) from None
     except VisitError as exc:
         if isinstance(exc.orig_exc, OrderError):
             raise exc.orig_exc from None
         raise
-    commands: list[Command] = result
     return commands
 
 
@@ -716,8 +654,9 @@ _PASSWORD = re.compile(r"^\s*password\b", re.IGNORECASE)
 
 
 def segments(text: str) -> Iterator[Segment]:
-    """Split a mail body into orders: a line each or separated by ";". Blank lines,
-    "#" comments and password lines (read by the service) are skipped."""
+    """Split a mail body into orders: a line each, separated by ";", or cut where a
+    sentence ends or a comma, "and" or "then" comes before a verb (reading.clauses).
+    Blank lines, "#" comments and password lines (read by the service) are skipped."""
     for line_no, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         cut = line.find("#")
@@ -726,10 +665,8 @@ def segments(text: str) -> Iterator[Segment]:
             continue
         start = 0
         for part in body.split(";"):
-            stripped = part.strip()
-            if stripped:
-                lead = len(part) - len(part.lstrip())
-                yield Segment(line_no, line, start + lead + 1, stripped)
+            for at, clause in clauses(part):
+                yield Segment(line_no, line, start + at + 1, clause)
             start += len(part) + 1
 
 
@@ -744,18 +681,53 @@ def password(text: str) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
-class Parsed:
-    segment: Segment
+class Alternative:
+    """An order as read otherwise than written (reading.readings), parsed."""
+
+    reading: Reading
     command: Command
 
 
-def parse_mail(text: str) -> list[Parsed | OrderError]:
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """An order of a mail and its command. ``reading`` is a text that parses to it as
+    written (the segment's own text, unless the order was read otherwise: then
+    ``alternatives`` holds every reading that parses, best first, and ``command`` is
+    the first one's until the game chooses among them)."""
+
+    segment: Segment
+    command: Command
+    reading: str = ""
+    alternatives: tuple[Alternative, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return self.reading or self.segment.text
+
+
+def parse_mail(text: str, kind: DecisionKind | None = None) -> list[Parsed | OrderError]:
     """Every order of a mail body, each parsed on its own so one bad line does not hide
-    the others. Errors are placed in their mail line (line number and column)."""
+    the others. An order that does not parse as written is read otherwise when it can
+    be (as an answer to a decision of ``kind``, the one the player is asked now; with a
+    slip corrected). Errors are placed in their mail line (line number and column)."""
     out: list[Parsed | OrderError] = []
     for seg in segments(text):
         try:
             out.append(Parsed(seg, parse_order(seg.text)))
+            continue
         except OrderError as err:
-            out.append(err.at(seg.line, seg.line_no, seg.column - 1))
+            error = err.at(seg.line, seg.line_no, seg.column - 1)
+        found: list[Alternative] = []
+        if len(seg.text) <= MAX_ORDER_LENGTH:
+            for reading in readings(seg.text, kind):
+                try:
+                    command = parse_order(reading.text)
+                except OrderError:
+                    continue
+                if all(a.command != command for a in found):
+                    found.append(Alternative(reading, command))
+        if found:
+            out.append(Parsed(seg, found[0].command, found[0].reading.text, tuple(found)))
+        else:
+            out.append(error)
     return out

@@ -225,7 +225,7 @@ def _build(cmd: BuildCmd, s: State, seat: int, legal: Sequence[Action]) -> Actio
     if len(cmd.candidates) > 1:
         names = [b.label for b in cmd.candidates]
         raise AmbiguousOrder(
-            f'"{cmd.name}" could be {_or_list(names)}: name one',
+            f'"{cmd.name}" could be {or_list(names)}: name one',
             alternatives=[f"build {n}" for n in names],
         )
     (b,) = cmd.candidates
@@ -251,7 +251,7 @@ def _build(cmd: BuildCmd, s: State, seat: int, legal: Sequence[Action]) -> Actio
     raise IllegalOrder(f"you cannot build a {b.label} now")  # pragma: no cover
 
 
-def _or_list(items: Sequence[str]) -> str:
+def or_list(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " or " + items[-1]
@@ -423,7 +423,7 @@ def _own_building(t: Target, p: Player) -> Building:
     if len(owned) > 1:
         names = [b.label for b in owned]
         raise AmbiguousOrder(
-            f'"{t.text}" could be your {_or_list(names)}: name one', alternatives=names
+            f'"{t.text}" could be your {or_list(names)}: name one', alternatives=names
         )
     return owned[0]
 
@@ -565,6 +565,7 @@ __all__ = [
     "decision_of",
     "empty_circles",
     "layout_after",
+    "or_list",
     "resolve",
     "resolve_mayor",
     "shipped",

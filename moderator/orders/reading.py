@@ -1,0 +1,230 @@
+"""Reading orders as people write them: the text made ready for the grammar (politeness
+dropped, apostrophes straightened, columns kept), a line cut into its orders, and the
+other readings of an order that does not parse as written (a bare answer, a slip)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from ..engine.actions import DecisionKind
+from .vocabulary import ENGLISH, Term, Vocabulary, known, suggestions, verb_words
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+
+
+def phrase(words: str) -> str:
+    """A phrase of the table as a pattern: its words with any blanks between."""
+    return r"\s+".join(map(re.escape, words.split()))
+
+
+@cache
+def _courtesy(vocab: Vocabulary) -> re.Pattern[str]:
+    phrases = sorted(vocab.courtesies, key=len, reverse=True)
+    alternatives = "|".join(map(phrase, phrases))
+    # A phrase takes the comma before it and the punctuation after it along.
+    return re.compile(rf"(?:,\s*)?\b(?:{alternatives})\b[\s,.!]*", re.IGNORECASE)
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group(0))
+
+
+# A question mark after words asks nothing of the moderator ("what are my options?");
+# alone it asks for help.
+_QUESTION = re.compile(r"(?<=\w)\s*\?+")
+
+
+def normalise(text: str, vocab: Vocabulary = ENGLISH) -> str:
+    """``text`` as the grammar reads it, the same length (columns stay true): curly
+    apostrophes straightened, politeness ("please", "I'd like to", ", thanks.")
+    and a question mark after words blanked out."""
+    text = _courtesy(vocab).sub(_blank, text.translate(_APOSTROPHES))
+    return _QUESTION.sub(_blank, text)
+
+
+# -- one line, several orders ---------------------------------------------------------
+
+
+@cache
+def _clause_break(vocab: Vocabulary) -> re.Pattern[str]:
+    verbs = "|".join(sorted(map(re.escape, verb_words(vocab)), key=len, reverse=True))
+    fillers = "|".join(sorted(map(re.escape, vocab.fillers), key=len, reverse=True))
+    joints = "|".join(map(re.escape, (*vocab.term("_AND").words, *vocab.term("_THEN").words)))
+    # A sentence's end (unless the next takes it back: "captain. Actually trader"), or
+    # a comma, "and" or "then" before a verb ("..., add 1 to hut").
+    takeback = "|".join(
+        [rf"{phrase(m)}\b" for m in vocab.corrections]
+        + [rf"{phrase(m)}\s*[,!:\-\u2013\u2014]" for m in vocab.short_corrections]
+    )
+    return re.compile(
+        rf"(?<=[.!])\s+(?=\S)(?!(?:{takeback}))"
+        rf"|\s*(?:,|\b(?:{joints})\b)(?:\s|,|\b(?:{joints})\b)*"
+        rf"(?=(?:\b(?:{fillers})\b\s*)*\b(?:{verbs})\b)",
+        re.IGNORECASE,
+    )
+
+
+def clauses(text: str, vocab: Vocabulary = ENGLISH) -> list[tuple[int, str]]:
+    """The orders of one piece of a line, each with its offset: split at a sentence's
+    end and where a comma, "and" or "then" comes before a verb."""
+    readable = text.translate(_APOSTROPHES)
+    out: list[tuple[int, str]] = []
+    start = 0
+    for m in _clause_break(vocab).finditer(readable):
+        if m.start() > start:
+            out.append((start, text[start : m.start()]))
+        start = m.end()
+    if text[start:].strip():
+        out.append((start, text[start:]))
+    return [(at + len(part) - len(part.lstrip()), part.strip()) for at, part in out if part.strip()]
+
+
+# -- the readings of an order ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A way to read an order that does not parse as written. ``tier`` orders them:
+    without a leading "and"/"then" (0), a bare answer completed by the decision asked
+    (1), a slip corrected (2), both (3); the first tier with a legal reading is taken."""
+
+    text: str
+    tier: int
+
+
+_LABEL = re.compile(r"^\s*([a-z]+(?:\s+[a-z]+)?)\s*[:\-\u2013\u2014]", re.IGNORECASE)
+_LEAD = re.compile(r"^[\s,]*(?:(?:and|then|also)\b[\s,]*)+", re.IGNORECASE)
+_WORD = re.compile(r"[a-z][a-z']*", re.IGNORECASE)
+MAX_SLIPS = 3  # words corrected in one order at the most; keeps a strange mail cheap
+MAX_READINGS = 12
+
+
+def _one_apart(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one letter changed, added, dropped, or two
+    letters swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        i = diff[0]
+        return len(diff) == 2 and diff[1] == i + 1 and a[i] == b[i + 1] and a[i + 1] == b[i]
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    i = 0
+    while i < len(short) and short[i] == long_[i]:
+        i += 1
+    return short[i:] == long_[i + 1 :]
+
+
+@cache
+def slips_of(word: str, vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
+    """The order words ``word`` may be a slip of (one letter off); none for a word the
+    table knows, a short word, or a common English word."""
+    w = word.lower()
+    if len(w) < 4 or w in known(vocab):
+        return ()
+    return tuple(s for s in suggestions(vocab) if len(s) >= 4 and _one_apart(w, s))
+
+
+def _corrected(text: str, vocab: Vocabulary) -> list[str]:
+    options: list[list[tuple[int, int, str]]] = []
+    for m in _WORD.finditer(text):
+        fixes = slips_of(m.group(0), vocab)
+        if fixes:
+            options.append([(m.start(), m.end(), f) for f in fixes])
+    if not options or len(options) > MAX_SLIPS:
+        return []
+    out: list[str] = []
+    for combo in itertools.product(*options):
+        fixed = text
+        for start, end, word in sorted(combo, reverse=True):
+            fixed = fixed[:start] + word + fixed[end:]
+        out.append(fixed)
+        if len(out) >= MAX_READINGS:
+            break
+    return out
+
+
+def _first_verb(text: str, vocab: Vocabulary) -> re.Match[str] | None:
+    """The verb the order starts with (after any fillers), if it starts with one."""
+    fillers = set(vocab.fillers)
+    for m in _WORD.finditer(text):
+        word = m.group(0).lower()
+        if word not in fillers:
+            return m if word in verb_words(vocab) else None
+    return None
+
+
+@cache
+def _correction(vocab: Vocabulary) -> re.Pattern[str]:
+    def alternatives(phrases: tuple[str, ...]) -> str:
+        return "|".join(map(phrase, phrases))
+
+    # "no" and "wait" take back only with punctuation after them ("captain? no - trader"),
+    # never "build small market, no university".
+    marker = (
+        rf"(?:(?:{alternatives(vocab.corrections)})\b[\s,!:\-\u2013\u2014]*"
+        rf"|(?:{alternatives(vocab.short_corrections)})\s*[,!:\-\u2013\u2014]+\s*)"
+    )
+    # The last correction counts; markers may follow one another ("sorry, I mean").
+    return re.compile(rf"\w.*[?!.,;:\-\u2013\u2014]\s*{marker}+", re.IGNORECASE)
+
+
+def _term_of(word: str, vocab: Vocabulary) -> Term:
+    return next(t for t in vocab.terms if word in t.words)
+
+
+def _generic_verbs(vocab: Vocabulary) -> frozenset[str]:
+    return frozenset((*vocab.term("PLACE").words, *vocab.term("TAKE").words))
+
+
+def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) -> list[Reading]:
+    """The other ways to read an order that does not parse as written, for the decision
+    of ``kind`` the player is asked now (None: none): as a bare answer to it ("sugar"
+    -> "take sugar"), with a one-letter slip corrected ("suger" -> "sugar"), or both."""
+    base = _LEAD.sub(lambda m: " " * len(m.group(0)), normalise(text, vocab))
+    verb = vocab.context_verbs.get(kind) if kind is not None else None
+
+    def answer(t: str) -> str | None:
+        # A bare answer gets the verb. An order whose generic verb ("put", "take") does
+        # not fit the decision gets the decision's ("put my corn on the 5 ship" while
+        # loading); other verbs (remove, sell, ...) are never changed.
+        if verb is None:
+            return None
+        first = _first_verb(t, vocab)
+        if first is None:
+            return f"{verb} {t.strip()}"
+        word = first.group(0).lower()
+        if word in _term_of(verb, vocab).words or word not in _generic_verbs(vocab):
+            return None
+        return f"{verb} {t[first.end() :].strip()}"
+
+    out: list[Reading] = []
+    if base.strip() != normalise(text, vocab).strip():
+        out.append(Reading(base.strip(), 0))
+    # A correction: what follows "no", "sorry", "I mean" after punctuation is the order
+    # ("Captain? no - trader").
+    fix = _correction(vocab).search(text.translate(_APOSTROPHES))
+    if fix and base[fix.end() :].strip():
+        out.append(Reading(base[fix.end() :].strip(), 0))
+        if (a := answer(base[fix.end() :])) is not None:
+            out.append(Reading(a, 1))
+    if (a := answer(base)) is not None:
+        out.append(Reading(a, 1))
+    # A heading of order words ("Colonists: 2 on coffee roaster") names the decision.
+    label = _LABEL.match(base)
+    if verb is not None and label and all(w.lower() in known(vocab) for w in label[1].split()):
+        rest = base[label.end() :]
+        out.append(Reading(answer(rest) or rest.strip(), 1))
+    for fixed in _corrected(base, vocab):
+        out.append(Reading(fixed.strip(), 2))
+        if (a := answer(fixed)) is not None:
+            out.append(Reading(a, 3))
+    return out[: 2 * MAX_READINGS]
+
+
+__all__ = ["Reading", "clauses", "normalise", "phrase", "readings", "slips_of"]

@@ -1,0 +1,530 @@
+"""The words of orders, one table per language: the grammar's word terminals, the "did
+you mean" suggestions, the fuzz tests' words and the players' guide (docs/orders.md,
+the `help` reply) are all made from it."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from ..engine.actions import DecisionKind
+from ..engine.components import Building, Good, Role
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One word terminal of grammars/orders.lark: its name, every word (or words, a
+    space standing for any blanks) it accepts, and what it is for, for the guide."""
+
+    name: str
+    words: tuple[str, ...]
+    doc: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Vocabulary:
+    """The order words of one language.
+
+    ``terms`` become the grammar's terminals. ``goods``, ``roles`` and ``numbers`` give
+    the meaning of the words of their terminals. ``spellings`` fold a variant to the
+    building table's spelling. ``courtesies`` are phrases dropped before an order is
+    read ("I'd like to", "please"); ``fillers`` are words the grammar ignores;
+    ``greetings`` start lines that are not orders ("Cheers, Bob"). ``context_verbs``
+    make a bare answer an order for the decision asked ("sugar" in the settler phase
+    reads "take sugar"). ``plain`` are common words that are never corrected as a slip.
+    ``corrections`` take back what came before them ("captain, sorry, trader"), and so
+    do ``short_corrections`` with punctuation after them ("captain? no - trader").
+    ``months`` (1-12), ``weekdays`` (0 = Monday) and ``periods`` (in days) are the
+    words of absences ("away until 3 Dec", "away for two weeks").
+    ``verbs`` and ``clause_verbs`` name the terms that start an order: after a comma,
+    "and" or "then" they start a new one ("remove 2 from mill, add 1 to hut").
+    """
+
+    language: str
+    terms: tuple[Term, ...]
+    goods: Mapping[str, Good]
+    roles: Mapping[str, Role]
+    numbers: Mapping[str, int]
+    spellings: Mapping[str, str]
+    courtesies: tuple[str, ...]
+    greetings: tuple[str, ...]
+    context_verbs: Mapping[DecisionKind, str]
+    plain: tuple[str, ...]
+    months: Mapping[str, int]
+    weekdays: Mapping[str, int]
+    periods: Mapping[str, int]
+    corrections: tuple[str, ...] = ()
+    short_corrections: tuple[str, ...] = ()
+    verbs: tuple[str, ...] = ("ROLE", "TAKE", "SETTLE", "BUILD", "SELL", "SHIP", "KEEP")
+    clause_verbs: tuple[str, ...] = ("REMOVE", "PLACE", "MOVE")
+
+    def term(self, name: str) -> Term:
+        for t in self.terms:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+    @property
+    def fillers(self) -> tuple[str, ...]:
+        return self.term("FILLER").words
+
+
+def _s(*words: str) -> tuple[str, ...]:
+    """Each word and its plural in s."""
+    return tuple(w for word in words for w in (word, word + "s"))
+
+
+def _plural(word: str) -> str:
+    if word.endswith(("s", "x")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+# -- English -------------------------------------------------------------------------
+
+_EN_GOODS = {w: g for g in Good for w in (g.label, g.label + "s")}
+_EN_ROLES = {
+    **{w: r for r in Role if r is not Role.PROSPECTOR2 for w in (r.label, r.label + "s")},
+    "craftsmen": Role.CRAFTSMAN,
+}
+del _EN_ROLES["craftsmans"]
+_EN_NUMBERS = {
+    w: i + 1
+    for i, w in enumerate(
+        (
+            *("one", "two", "three", "four", "five", "six"),
+            *("seven", "eight", "nine", "ten", "eleven", "twelve"),
+        )
+    )
+}
+
+
+def _role_words(*roles: Role) -> tuple[str, ...]:
+    return tuple(w for w, r in _EN_ROLES.items() if r in roles)
+
+
+_EN_MONTH_NAMES = (
+    *("january", "february", "march", "april", "may", "june", "july", "august"),
+    *("september", "october", "november", "december"),
+)
+_EN_MONTHS = {
+    **{name: i + 1 for i, name in enumerate(_EN_MONTH_NAMES)},
+    **{name[:3]: i + 1 for i, name in enumerate(_EN_MONTH_NAMES) if name != "may"},
+    "sept": 9,
+}
+_EN_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_EN_WEEKDAYS = {
+    **{name: i for i, name in enumerate(_EN_WEEKDAY_NAMES)},
+    **{name[:3]: i for i, name in enumerate(_EN_WEEKDAY_NAMES)},
+    **{"tues": 1, "thur": 3, "thurs": 3},
+}
+_EN_PERIODS = {"day": 1, "days": 1, "week": 7, "weeks": 7}
+
+_EN_SPELLINGS = {
+    "harbour": "harbor",
+    "big": "large",
+    "guildhall": "guild hall",
+    "cityhall": "city hall",
+    "custom": "customs",
+    "windrose": "wind rose",
+    "craftsmen": "craftsman",
+    "sanjuan": "san juan",
+    "wharves": "wharf",
+}
+
+# Words of a building's name that no other terminal holds, with plurals and spellings.
+_OWNED_ELSEWHERE = {g.label for g in Good} | {
+    "hacienda",
+    "hospice",
+    "university",
+    "wharf",
+    "warehouse",
+}
+
+
+def _building_words() -> tuple[str, ...]:
+    words: list[str] = []
+    for b in Building:
+        for w in b.label.split():
+            if w not in _OWNED_ELSEWHERE and w not in words:
+                words.append(w)
+    plurals = [_plural(w) for w in words if w not in ("customs", "small", "large", "city")]
+    # Spellings of these words ("harbour", "big", "guildhall"), and their plurals.
+    extra = [k for k, v in _EN_SPELLINGS.items() if set(v.split()) <= set(words)]
+    extra += [_plural(k) for k in extra if k not in ("big", "custom")]
+    return (*words, *plurals, *extra)
+
+
+ENGLISH = Vocabulary(
+    language="en",
+    terms=(
+        Term(
+            "ROLE_NAME",
+            _role_words(Role.SETTLER, Role.BUILDER, Role.CRAFTSMAN, Role.TRADER, Role.CAPTAIN),
+            "a role",
+        ),
+        Term(
+            "MAYOR",
+            _role_words(Role.MAYOR),
+            "the mayor (a role, and the start of a colonist order)",
+        ),
+        Term("PROSPECTOR", _role_words(Role.PROSPECTOR), "a prospector (a role)"),
+        Term("ROLE", ("role",), "pick a role"),
+        Term(
+            "TAKE",
+            (*_s("take", "choose", "pick", "select", "want", "get", "grab"), "have"),
+            "take a role or a tile",
+        ),
+        Term("SETTLE", _s("settle", "plant"), "take a plantation"),
+        Term("PLANTATION", _s("plantation", "field", "tile"), "a plantation"),
+        Term("QUARRY", ("quarry", "quarries"), "a quarry"),
+        Term("GOOD", tuple(_EN_GOODS), "a good"),
+        Term("HACIENDA", _s("hacienda"), "the hacienda"),
+        Term("HOSPICE", _s("hospice"), "the hospice"),
+        Term("UNIVERSITY", ("university", "universities"), "the university"),
+        Term("WHARF", ("wharf", "wharfs", "wharves"), "the wharf"),
+        Term("WAREHOUSE", _s("warehouse"), "a warehouse"),
+        Term("BWORD", _building_words(), "a word of a building's name"),
+        Term("BUILD", (*_s("build", "buy", "construct", "building"), "purchase"), "build"),
+        Term("SELL", (*_s("sell", "trade"), "sale"), "sell"),
+        Term("SHIP", _s("ship", "load", "boat"), "ship, load; a cargo ship"),
+        Term("KEEP", _s("keep", "store", "save"), "keep goods at the end of the captain phase"),
+        Term("WINDROSE", ("wind rose", "windrose", "compass"), "the wind rose"),
+        Term("EXTRA", _s("extra"), "the craftsman's extra barrel, the mayor's extra colonist"),
+        Term("BARREL", _s("barrel", "good"), "a barrel"),
+        Term("COLONIST", (*_s("colonist", "worker"), "man", "men", "people", "ones"), "a colonist"),
+        Term("REMOVE", _s("remove", "unman", "withdraw"), "take colonists off"),
+        Term("PLACE", _s("place", "put", "assign", "man", "add"), "put colonists on"),
+        Term("MOVE", _s("move", "shift"), "move colonists"),
+        Term("CHANGE", _s("change"), "no change"),
+        Term("SAN_JUAN", ("san juan", "sanjuan"), "San Juan"),
+        Term("PASS", ("pass", "nothing", "none", "skip", "decline"), "decline"),
+        Term("NO", ("no", "not"), "no"),
+        Term("DONT", ("don't", "dont", "do not"), "do not"),
+        Term("USE", ("use", "using"), "use"),
+        Term("WITH", ("with",), "with"),
+        Term("WITHOUT", ("without",), "without"),
+        Term("YES", ("yes", "y", "ok", "okay", "yep", "sure"), "yes"),
+        Term("ON", ("on", "onto", "in", "into", "at", "aboard"), "on"),
+        Term("TO", ("to",), "to"),
+        Term("FROM", ("from", "off"), "from"),
+        Term("_AND", ("and", "&"), "and"),
+        Term("ART", ("a", "an"), "a (one)"),
+        Term("NUMWORD", tuple(_EN_NUMBERS), "a number"),
+        Term("HELP", ("help", "?"), "the guide"),
+        Term("STATUS", ("status",), "the state of the game"),
+        Term("BOARD", ("board",), "the board"),
+        Term("ORDERS", (*_s("order", "option"), "legal"), "what you may order now"),
+        Term("HISTORY", ("history", "log"), "what happened"),
+        Term("RESEND", ("resend", "repeat"), "the last mail again"),
+        Term("DEFAULT", ("default",), "apply the default now"),
+        Term("AWAY", ("away",), "away (an absence)"),
+        Term("BACK", ("back",), "back from an absence"),
+        Term("UNTIL", ("until", "till", "til"), "until"),
+        Term("MONTH", tuple(_EN_MONTHS), "a month"),
+        Term("WEEKDAY", tuple(_EN_WEEKDAYS), "a day of the week"),
+        Term("PERIOD", tuple(_EN_PERIODS), "days or weeks"),
+        Term("MAIL", ("mail", "mails", "email", "emails", "e-mail", "e-mails"), "how much mail"),
+        Term("EVERY", ("every", "each"), "every (change)"),
+        Term("ONLY", ("only",), "only (my turns)"),
+        Term("TURN", ("turn", "turns"), "(my) turns"),
+        Term("_OR", ("or", "otherwise"), "or (a preference list)"),
+        Term("_THEN", ("then",), "then"),
+        Term(
+            "FILLER",
+            (
+                *("the", "my", "i", "i'll", "i'd", "i'm", "of", "for", "it", "its", "me"),
+                *("please", "pls", "plz", "kindly", "just", "also", "instead", "now"),
+                *("this", "that", "time", "round", "new", "all", "be", "like"),
+                *("would", "will", "shall", "can", "could", "let", "let's", "we", "am"),
+            ),
+            "ignored",
+        ),
+    ),
+    goods=_EN_GOODS,
+    roles=_EN_ROLES,
+    numbers=_EN_NUMBERS,
+    spellings=_EN_SPELLINGS,
+    courtesies=(
+        "i would like to",
+        "i'd like to",
+        "i want to",
+        "i wish to",
+        "i'm going to",
+        "i am going to",
+        "like to",
+        "want to",
+        "going to",
+        "to be",
+        "if you please",
+        "may i",
+        "if possible",
+        # A condition a preference list says already ("settler (if free), or mayor").
+        "if still free",
+        "if still available",
+        "if it's free",
+        "if it is free",
+        "if free",
+        "if available",
+        "if you can",
+        "if i can",
+        "if that's ok",
+        "if that is ok",
+        "if ok",
+        "i'll go with",
+        "i will go with",
+        "i'll go for",
+        "go with",
+        "go for",
+        # Not "what is": "what is the captain?" is a question, not an order.
+        "what are",
+        "it is",
+        "i think",
+        "i guess",
+        "i suppose",
+        # Where a sale goes is the trading house, always.
+        "to the trading house",
+        "at the trading house",
+        "for me",
+        "for now",
+        "this time",
+        "this round",
+        "this turn",
+        "next turn",
+        "thank you",
+        "thanks",
+        "thx",
+        "cheers",
+        "please",
+        "pls",
+        "plz",
+    ),
+    greetings=(
+        "hi",
+        "hello",
+        "hey",
+        "dear",
+        "thanks",
+        "thank you",
+        "many thanks",
+        "thx",
+        "cheers",
+        "regards",
+        "kind regards",
+        "best",
+        "best wishes",
+        "greetings",
+        "sincerely",
+        "yours",
+        "bye",
+        "ciao",
+        "good luck",
+        "have fun",
+    ),
+    context_verbs={
+        DecisionKind.ROLE: "role",
+        DecisionKind.HACIENDA: "hacienda",
+        DecisionKind.SETTLE: "take",
+        DecisionKind.MAYOR: "place",
+        DecisionKind.BUILD: "build",
+        DecisionKind.CRAFTSMAN_EXTRA: "extra",
+        DecisionKind.SELL: "sell",
+        DecisionKind.LOAD: "ship",
+        DecisionKind.STORE: "keep",
+    },
+    months=_EN_MONTHS,
+    weekdays=_EN_WEEKDAYS,
+    periods=_EN_PERIODS,
+    corrections=("sorry", "i mean", "i meant", "actually", "rather", "make that"),
+    short_corrections=("no", "wait"),
+    plain=(
+        "some",
+        "more",
+        "here",
+        "there",
+        "were",
+        "want",
+        "went",
+        "mine",
+        "your",
+        "yours",
+        "with",
+        "what",
+        "when",
+        "which",
+        "hill",
+        "sure",
+        "name",
+        "same",
+        "than",
+        "then",
+    ),
+)
+
+VOCABULARIES: dict[str, Vocabulary] = {"en": ENGLISH}
+
+
+# -- what is made from the table ----------------------------------------------------
+
+
+def _alternative(word: str) -> str:
+    pattern = r"[ \t]+".join(re.escape(part) for part in word.split())
+    return pattern + r"\b" if re.search(r"\w$", word) else pattern
+
+
+def terminal_pattern(term: Term) -> str:
+    """The Lark regular expression of a term: its words, longest first, whole words."""
+    words = sorted(set(term.words), key=lambda w: (-len(w), w))
+    return "/(?:" + "|".join(_alternative(w) for w in words) + ")/i"
+
+
+@cache
+def terminals(vocab: Vocabulary = ENGLISH) -> str:
+    """The grammar lines that define the word terminals, appended to orders.lark."""
+    lines = ["", "// ---- words, made from moderator/orders/vocabulary.py"]
+    lines += [f"{t.name}: {terminal_pattern(t)}" for t in vocab.terms]
+    return "\n".join(lines) + "\n"
+
+
+def words(vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
+    """Every word the grammar accepts (each word of a several-word term too)."""
+    out: set[str] = set()
+    for t in vocab.terms:
+        for w in t.words:
+            out.add(w)
+            out.update(w.split())
+    return tuple(sorted(out))
+
+
+@cache
+def suggestions(vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
+    """The words offered by "did you mean": every order word but the ignored ones."""
+    ignored = set(vocab.fillers)
+    return tuple(w for w in words(vocab) if w not in ignored and re.fullmatch(r"[\w' ]+", w))
+
+
+def verb_words(vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
+    """The words that start an order ("take", "build", "put", ...)."""
+    return tuple(w for name in (*vocab.verbs, *vocab.clause_verbs) for w in vocab.term(name).words)
+
+
+@cache
+def known(vocab: Vocabulary = ENGLISH) -> frozenset[str]:
+    """Words that are never taken for a slip of another word."""
+    out = set(words(vocab)) | set(vocab.plain)
+    for phrase in (*vocab.courtesies, *vocab.greetings):
+        out.update(phrase.split())
+    return frozenset(out)
+
+
+# -- the players' guide -------------------------------------------------------------
+
+BEGIN = "<!-- words: made from moderator/orders/vocabulary.py; do not edit by hand -->"
+END = "<!-- end of words -->"
+
+
+def _short_forms(b: Building) -> list[str]:
+    """The words of a building's name that name it alone (``build roaster``)."""
+    out: list[str] = []
+    for w in b.label.split():
+        if w in ("small", "large") or w in _OWNED_ELSEWHERE:
+            continue
+        if [x for x in Building if w in x.label.split()] == [b] and w != b.label:
+            out.append(w)
+    return out
+
+
+def guide_section(vocab: Vocabulary = ENGLISH) -> str:
+    """docs/orders.md's section "Words": every word an order may use, from the table."""
+
+    def codes(items: Iterable[str]) -> str:
+        return ", ".join(f"`{w}`" for w in items)
+
+    lines = [BEGIN, "## Words", ""]
+    lines.append(
+        "Every word the moderator reads in an order, and what it is for. Capitals do not matter."
+    )
+    lines.append("")
+    skip = {"FILLER", "BWORD"}
+    for t in vocab.terms:
+        if t.name in skip:
+            continue
+        lines.append(f"- {t.doc}: {codes(t.words)}")
+    lines.append("")
+    lines.append("Buildings (and the short forms that name one alone):")
+    lines.append("")
+    for b in Building:
+        short = _short_forms(b)
+        lines.append(f"- `{b.label}`" + (f" ({codes(short)})" if short else ""))
+    lines.append("")
+    lines.append(f"Other words in building names: {codes(vocab.term('BWORD').words)}.")
+    spelled = (f"`{k}` = `{v}`" for k, v in vocab.spellings.items())
+    lines.append(f"Spellings: {', '.join(spelled)}.")
+    lines.append("")
+    lines.append(f"Ignored anywhere in an order: {codes(vocab.fillers)}.")
+    lines.append(f"Politeness and asides dropped before reading: {codes(vocab.courtesies)}.")
+    lines.append(
+        f"Lines that start with {codes(vocab.greetings)} are greetings, and a name alone "
+        "at the end of a mail is a signature: neither is an order."
+    )
+    answers = (f"{k.value} `{v} …`" for k, v in vocab.context_verbs.items())
+    lines.append(
+        "A bare answer is read as an order for the decision you are asked: "
+        + ", ".join(answers)
+        + " (so `sugar` in the settler phase is `take sugar`)."
+    )
+    lines.append(
+        f"After punctuation, {codes(vocab.corrections)}, and {codes(vocab.short_corrections)} "
+        "followed by punctuation, take back what came before (`captain? no - trader` is "
+        "`trader`)."
+    )
+    lines.append(
+        "A word with one letter wrong, added, missing or two letters swapped is read as "
+        "the order word it is close to (`cofee`, `captian`). If that leaves two orders "
+        "you may give now, you are asked which one you meant."
+    )
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def with_guide_section(doc: str, vocab: Vocabulary = ENGLISH) -> str:
+    """``doc`` (docs/orders.md's text) with its words section made afresh."""
+    start, end = doc.find(BEGIN), doc.find(END)
+    if start < 0 or end < start:
+        raise ValueError("docs/orders.md has no words section markers")
+    return doc[:start] + guide_section(vocab) + doc[end + len(END) :]
+
+
+def main(argv: list[str]) -> int:
+    """``python -m moderator.orders.vocabulary [docs/orders.md]``: rewrite the guide's
+    words section from the table."""
+    path = Path(argv[1] if len(argv) > 1 else "docs/orders.md")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(with_guide_section(text), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main(sys.argv))
+
+
+__all__ = [
+    "ENGLISH",
+    "VOCABULARIES",
+    "Term",
+    "Vocabulary",
+    "guide_section",
+    "known",
+    "suggestions",
+    "terminal_pattern",
+    "terminals",
+    "verb_words",
+    "with_guide_section",
+    "words",
+]

@@ -1,0 +1,285 @@
+"""Orders as people write them (issue 11, item 1): politeness, bare answers read in the
+context of the decision asked, synonyms, several orders on a line, signatures and
+one-letter slips; one legal reading is applied and echoed, several are asked back,
+none is an error that says what was read."""
+
+from __future__ import annotations
+
+import pytest
+from engine.positions import blank, build, face_up, ready
+from test_orders_resolve import AFTER, mayor_game, pick, seed_000, trader_game
+
+from moderator.engine.actions import (
+    Build,
+    DecisionKind,
+    Load,
+    PickRole,
+    PlaceColonists,
+    TakePlantation,
+    TakeQuarry,
+)
+from moderator.engine.components import Building, Good, Role
+from moderator.engine.game import Game
+from moderator.orders import AmbiguousOrder, IllegalOrder, QueuedOrder, check_mail
+from moderator.orders.check import _choose
+from moderator.orders.commands import AwayCmd, SettleCmd
+from moderator.orders.parser import Alternative, Parsed, Segment, parse_mail, segments
+from moderator.orders.reading import Reading, clauses, readings, slips_of
+from moderator.orders.resolve import decision_of
+
+CORN, INDIGO, SUGAR, TOBACCO, COFFEE = Good
+
+
+def settler_game() -> Game:
+    game = blank(4)
+    face_up(game.state, CORN, COFFEE, SUGAR, INDIGO, INDIGO)
+    game = ready(game)
+    pick(game, Role.SETTLER)
+    return game
+
+
+def builder_game() -> Game:
+    game = blank(4, doubloons=10)
+    game = ready(game)
+    pick(game, Role.BUILDER)
+    return game
+
+
+def role_game() -> Game:
+    return ready(blank(4))
+
+
+def done(text: str, game: Game, seat: int = 0) -> list[str]:
+    """The meanings of the orders applied now, and nothing rejected."""
+    report = check_mail(text, game, seat)
+    assert report.errors == [], report.render()
+    return [a.meaning for a in report.accepted if a.action is not None]
+
+
+# -- politeness and synonyms ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'd like to be the Settler please.",
+        "Settler, please.",
+        "settler for me",
+        "settler pls",
+        "I\u2019ll take the settler, thanks!",
+        "settler (if still free), otherwise mayor",
+    ],
+)
+def test_politeness_around_a_role_is_not_read(text: str) -> None:
+    assert done(text, role_game()) == ["role settler"]
+
+
+def test_a_ship_is_a_boat_and_barrels_are_counted() -> None:
+    assert done("ship my sugar on the 7 boat", seed_000()) == ["ship sugar on 7"]
+    assert done("ship 6 barrels of sugar on the 7-ship", seed_000()) == ["ship sugar on 7"]
+
+
+def test_sell_one_barrel_and_no_more() -> None:
+    assert done("Sell 1 coffee", trader_game()) == ["sell coffee"]
+    assert done("sell a barrel of coffee", trader_game()) == ["sell coffee"]
+    report = check_mail("sell 2 coffee", trader_game(), 0)
+    assert report.actions == [] and "one barrel" in report.errors[0].reason
+
+
+def test_yes_answers_the_hacienda_question() -> None:
+    game = blank(4)
+    build(game.state, 0, Building.HACIENDA, 1)
+    face_up(game.state, CORN, COFFEE, SUGAR, INDIGO, INDIGO)
+    game = ready(game)
+    pick(game, Role.SETTLER)
+    assert done("yes, use the hacienda", game) == ["hacienda"]
+    assert done("yes please", game) == ["hacienda"]
+
+
+# -- bare answers: read for the decision asked ---------------------------------------
+
+
+def test_a_bare_good_is_the_plantation_in_the_settler_phase() -> None:
+    report = check_mail("sugar", settler_game(), 0)
+    assert report.actions == [TakePlantation(SUGAR)]
+    assert report.accepted[0].meaning == "settle sugar"  # echoed: "understood as"
+    assert done("coffee plantation please", settler_game()) == ["settle coffee"]
+    assert check_mail("quarry", settler_game(), 0).actions == [TakeQuarry()]
+
+
+def test_a_bare_building_is_built_in_the_builder_phase() -> None:
+    report = check_mail("small market please", builder_game(), 0)
+    assert report.actions == [Build(Building.SMALL_MARKET)]
+
+
+def test_a_bare_answer_for_no_decision_of_its_kind_is_an_error() -> None:
+    report = check_mail("sugar", role_game(), 0)
+    assert report.actions == [] and len(report.errors) == 1
+    assert 'read as "role sugar"' not in report.errors[0].reason  # it does not parse
+
+
+def test_a_bare_answer_that_is_not_legal_says_how_it_was_read() -> None:
+    report = check_mail("tobacco", settler_game(), 0)
+    (err,) = report.errors
+    assert isinstance(err, IllegalOrder)
+    assert err.reason.startswith('read as "take tobacco": there is no tobacco plantation')
+    assert err.legal  # and what may be ordered now
+
+
+def test_bare_placements_in_the_mayor_phase() -> None:
+    game = mayor_game()
+    report = check_mail("remove 1 from corn\nthen 2 to the coffee roaster, 1 to quarry", game, 0)
+    assert report.errors == []
+    assert report.actions == [PlaceColonists(AFTER, True)]
+
+
+# -- several orders on one line ------------------------------------------------------
+
+
+def test_removals_and_assignments_on_one_line() -> None:
+    text = "remove 1 from corn, add 2 to coffee roaster and 1 to the quarry"
+    assert [s.text for s in segments(text)] == [
+        "remove 1 from corn",
+        "add 2 to coffee roaster and 1 to the quarry",
+    ]
+    report = check_mail(text, mayor_game(), 0)
+    assert report.errors == [] and report.actions == [PlaceColonists(AFTER, True)]
+
+
+def test_sentences_and_verbs_after_and_start_orders() -> None:
+    assert clauses("Settle coffee. Sell coffee") == [(0, "Settle coffee."), (15, "Sell coffee")]
+    assert clauses("Mayor please, and I'll take the extra colonist") == [
+        (0, "Mayor please"),
+        (18, "I'll take the extra colonist"),
+    ]
+    # Lists of roles, goods and places are one order.
+    for text in ("role captain, trader or builder", "keep coffee and sugar", "Captain? no"):
+        assert clauses(text) == [(0, text)]
+
+
+def test_a_role_now_and_an_order_for_later_on_one_line() -> None:
+    report = check_mail("I'll take the captain. Ship 6 sugar on 7", role_game(), 0)
+    assert report.errors == []
+    assert report.actions == [PickRole(Role.CAPTAIN)]
+    (kept,) = report.queued
+    assert kept.key.kind is DecisionKind.LOAD
+
+
+# -- slips ---------------------------------------------------------------------------
+
+
+def test_one_letter_slips_are_read_as_the_word_they_are_close_to() -> None:
+    assert slips_of("suger") == ("sugar",)
+    assert slips_of("cofee") == ("coffee",)
+    assert slips_of("captian") == ("captain",)  # two letters swapped
+    assert slips_of("some") == ()  # a common word is never a slip
+    assert slips_of("anna") == ()
+    assert done("setle cofee", settler_game()) == ["settle coffee"]
+    assert done("sell cofee", trader_game()) == ["sell coffee"]
+    assert done("captian", role_game()) == ["role captain"]
+
+
+def test_a_slip_read_for_later_is_kept_as_it_was_read() -> None:
+    report = check_mail("bild hut", role_game(), 0)
+    (kept,) = report.queued
+    assert kept.text == "build hut"
+    again = QueuedOrder.from_dict(kept.to_dict())
+    assert again.command == kept.command
+
+
+def read_as(*readings: tuple[str, int, SettleCmd]) -> Parsed:
+    """An order with these readings (text, tier, command), best first."""
+    seg = Segment(1, "cxrn", 1, "cxrn")
+    alternatives = tuple(Alternative(Reading(text, tier), c) for text, tier, c in readings)
+    return Parsed(seg, alternatives[0].command, readings[0][0], alternatives)
+
+
+def test_several_legal_readings_are_asked_back_never_guessed() -> None:
+    game = settler_game()
+    decision = decision_of(game, 0)
+    corn, coffee = ("settle corn", 3, SettleCmd(CORN)), ("settle coffee", 3, SettleCmd(COFFEE))
+    with pytest.raises(AmbiguousOrder) as info:
+        _choose(read_as(corn, coffee), game, 0, decision)
+    assert info.value.alternatives == ("settle corn", "settle coffee")
+    # A lower tier with one legal reading wins outright.
+    sugar = ("settle sugar", 1, SettleCmd(SUGAR))
+    assert _choose(read_as(sugar, corn, coffee), game, 0, decision)[1] == "settle sugar"
+    # Readings that are illegal now do not count: the one legal one is taken.
+    tobacco = ("settle tobacco", 3, SettleCmd(TOBACCO))
+    assert _choose(read_as(tobacco, coffee), game, 0, decision)[1] == "settle coffee"
+
+
+def test_the_readings_of_an_order_by_tier() -> None:
+    assert readings("sugar", DecisionKind.SETTLE) == [Reading("take sugar", 1)]
+    assert readings("sugar", None) == []
+    assert [r.tier for r in readings("suger", DecisionKind.SELL)] == [1, 2, 3]
+    assert readings("and then place 1 on corn", None) == [Reading("place 1 on corn", 0)]
+
+
+def test_an_order_read_otherwise_is_parsed_for_the_decision_asked() -> None:
+    (item,) = parse_mail("extra coffe", DecisionKind.CRAFTSMAN_EXTRA)
+    assert isinstance(item, Parsed) and item.text == "extra coffee"
+    (item,) = parse_mail("coffee", DecisionKind.CRAFTSMAN_EXTRA)
+    assert isinstance(item, Parsed) and item.text == "extra coffee"
+
+
+def test_a_bare_good_is_loaded_in_the_captain_phase() -> None:
+    report = check_mail("sugar", seed_000(), 0)
+    assert report.actions == [Load(SUGAR, 2)]
+    assert report.accepted[0].meaning == "ship sugar on 7"
+
+
+def test_a_generic_verb_is_read_as_the_decision_s_own() -> None:
+    report = check_mail("put my corn on the 6 ship", seed_000(), 0)
+    assert report.errors == [] and report.actions == [Load(CORN, 1)]
+    # A verb of its own is never exchanged: a removal stays a removal.
+    read = readings("remuve 1 from corn", DecisionKind.MAYOR)
+    assert Reading("remove 1 from corn", 2) in read
+    assert [r for r in read if r.tier > 1] == [Reading("remove 1 from corn", 2)]
+
+
+def test_a_slip_for_a_later_decision_is_not_made_an_order_for_this_one() -> None:
+    """'sell corm' while loading is a sale for later, never 'ship corn' now."""
+    report = check_mail("sell corm", seed_000(), 0)
+    assert report.actions == [] and report.errors == []
+    (kept,) = report.queued
+    assert kept.key.kind is DecisionKind.SELL and kept.text == "sell corn"
+
+
+def test_a_heading_names_the_decision() -> None:
+    game = mayor_game()
+    for text in ("Colonists: 2 on coffee roaster, 1 on quarry", "colonists - 2 on coffee roaster"):
+        assert readings(text, DecisionKind.MAYOR)[-1].text.startswith("place 2 on coffee roaster")
+    report = check_mail("remove 1 from corn\nColonists: 2 on coffee roaster, 1 on quarry", game, 0)
+    assert report.errors == [] and report.actions == [PlaceColonists(AFTER, True)]
+    # A heading that is no order word is not read as one.
+    assert readings("Zyx: 2 on coffee roaster", DecisionKind.MAYOR) == [
+        Reading("place Zyx: 2 on coffee roaster", 1)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text", ["Captain? no - trader", "captain, sorry, I mean trader", "captain. Actually trader"]
+)
+def test_a_correction_takes_back_what_came_before(text: str) -> None:
+    assert done(text, role_game()) == ["role trader"]
+
+
+def test_no_before_a_word_is_no_correction() -> None:
+    """ "no university" declines the university; it never orders one."""
+    read = readings("build smal market, no university", DecisionKind.BUILD)
+    assert [r.text for r in read] == ["build small market, no university"]
+    report = check_mail("captain? no", role_game(), 0)
+    assert report.actions == [] and report.errors
+
+
+@pytest.mark.parametrize("text", ["what is the captain?", "not the captain", "who is the mayor"])
+def test_a_question_or_a_refusal_is_no_order(text: str) -> None:
+    report = check_mail(text, role_game(), 0)
+    assert report.actions == [] and report.queued == [] and report.errors
+
+
+def test_an_absence_with_a_slip_is_read_as_an_absence() -> None:
+    report = check_mail("awya until monday", role_game(), 0)
+    assert report.errors == [] and report.absence is not None
+    assert report.absence.command == AwayCmd(weekday=0)
