@@ -283,3 +283,11 @@ def test_an_absence_with_a_slip_is_read_as_an_absence() -> None:
     report = check_mail("awya until monday", role_game(), 0)
     assert report.errors == [] and report.absence is not None
     assert report.absence.command == AwayCmd(weekday=0)
+
+
+def test_a_colonist_order_that_places_too_few_is_asked_back_with_completions() -> None:
+    report = check_mail("place 1 on quarry", mayor_game(), 0)
+    (err,) = report.errors
+    assert isinstance(err, AmbiguousOrder) and report.actions == []
+    assert err.alternatives == ("place 1 on coffee roaster",)
+    assert "Where do they go?" in err.reason

@@ -552,12 +552,48 @@ def resolve_mayor(cmd: MayorCmd, s: State, seat: int, legal: Sequence[Action]) -
     note = ""
     if extra and cmd.extra is None:
         note = ' (with the mayor\'s extra colonist, taken unless you write "no extra colonist")'
-    raise IllegalOrder(
+    reason = (
         f"{left} colonist{'s' if left != 1 else ''} would stay in San Juan{note} "
         "while there is room: "
         + ", ".join(empty_circles(p, layout))
         + "; every empty circle must be filled while colonists remain"
     )
+    # An order that places too few is incomplete, not wrong: ask where the rest go.
+    rest = [
+        more
+        for a in legal
+        if isinstance(a, PlaceColonists) and a.extra is extra
+        for more in [_added(p, layout, a.layout)]
+        if more is not None
+    ]
+    if rest:
+        options = sorted(set(rest))[:4]
+        raise AmbiguousOrder(
+            f"{reason}. Where do they go? Add to your order, for example: {or_list(options)}",
+            alternatives=options,
+        )
+    raise IllegalOrder(reason)
+
+
+def _added(p: Player, before: Layout, after: Layout) -> str | None:
+    """``after`` as placements added to ``before`` ("place 1 on corn, 1 on hut"), or
+    None when it also takes a colonist away."""
+    more: list[str] = []
+    for g in GOODS:
+        if after.plantations[g] < before.plantations[g]:
+            return None
+        if after.plantations[g] > before.plantations[g]:
+            more.append(f"{after.plantations[g] - before.plantations[g]} on {g.label}")
+    if after.quarries < before.quarries:
+        return None
+    if after.quarries > before.quarries:
+        more.append(f"{after.quarries - before.quarries} on quarry")
+    for b in sorted(p.buildings):
+        if after.on(b) < before.on(b):
+            return None
+        if after.on(b) > before.on(b):
+            more.append(f"{after.on(b) - before.on(b)} on {b.label}")
+    return "place " + ", ".join(more) if more else None
 
 
 __all__ = [
