@@ -346,6 +346,7 @@ class _ToCommand(Transformer[Token, Command]):
         _extra: Token,
         _barrel: Token | None,
         good: Token,
+        _barrel_after: Token | None,
     ) -> ExtraCmd:
         return ExtraCmd(good_of(str(good)))
 

@@ -196,7 +196,11 @@ ENGLISH = Vocabulary(
         Term("SHIP", _s("ship", "load", "boat"), "ship, load; a cargo ship"),
         Term("KEEP", _s("keep", "store", "save"), "keep goods at the end of the captain phase"),
         Term("WINDROSE", ("wind rose", "windrose", "compass"), "the wind rose"),
-        Term("EXTRA", _s("extra"), "the craftsman's extra barrel, the mayor's extra colonist"),
+        Term(
+            "EXTRA",
+            _s("extra", "bonus"),
+            "the craftsman's extra barrel, the mayor's extra colonist",
+        ),
         Term("BARREL", _s("barrel", "good"), "a barrel"),
         Term("COLONIST", (*_s("colonist", "worker"), "man", "men", "people", "ones"), "a colonist"),
         Term("REMOVE", _s("remove", "unman", "withdraw"), "take colonists off"),
