@@ -291,3 +291,10 @@ def test_a_colonist_order_that_places_too_few_is_asked_back_with_completions() -
     assert isinstance(err, AmbiguousOrder) and report.actions == []
     assert err.alternatives == ("place 1 on coffee roaster",)
     assert "Where do they go?" in err.reason
+
+
+def test_take_is_never_read_as_place_for_the_mayor() -> None:
+    assert [r.text for r in readings("take corn", DecisionKind.MAYOR)] == []
+    assert [r.text for r in readings("take my corn on 6", DecisionKind.LOAD)] == [
+        "ship my corn on 6"
+    ]

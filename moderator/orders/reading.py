@@ -201,6 +201,8 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
         word = first.group(0).lower()
         if word in _term_of(verb, vocab).words or word not in _generic_verbs(vocab):
             return None
+        if word in vocab.term("TAKE").words and verb in vocab.term("PLACE").words:
+            return None  # "take 1 from corn" takes away: never a placement
         return f"{verb} {t[first.end() :].strip()}"
 
     out: list[Reading] = []
