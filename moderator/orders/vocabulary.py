@@ -198,7 +198,7 @@ ENGLISH = Vocabulary(
         Term("WINDROSE", ("wind rose", "windrose", "compass"), "the wind rose"),
         Term(
             "EXTRA",
-            _s("extra", "bonus"),
+            (*_s("extra"), "bonus", "bonuses"),
             "the craftsman's extra barrel, the mayor's extra colonist",
         ),
         Term("BARREL", _s("barrel", "good"), "a barrel"),
