@@ -24,7 +24,7 @@ from .commands import (
     is_service,
     target_kind,
 )
-from .errors import AmbiguousOrder, IllegalOrder, OrderError
+from .errors import AmbiguousOrder, IllegalOrder, OrderError, OrderSyntaxError
 from .format import format_action, legal_orders
 from .parser import Alternative, Parsed, Segment, parse_mail, password, segments
 from .queue import DecisionKey, QueuedOrder, decision_key
@@ -295,7 +295,27 @@ def check_mail(text: str, game: Game, seat: int) -> Report:
             )
         except OrderError as err:
             report.errors.append(_placed(err, seg).with_legal(report.legal))
+    _whole_colonist_order(report, decision)
     return report
+
+
+def _whole_colonist_order(report: Report, decision: Decision | None) -> None:
+    """A colonist order is read whole, from every line of the mail: when a line was not
+    understood it may have been part of it, so none of it is applied (never a layout
+    the player did not order)."""
+    unread = [e for e in report.errors if isinstance(e, OrderSyntaxError)]
+    if decision is None or decision.kind is not DecisionKind.MAYOR or not unread:
+        return
+    for i, a in enumerate(report.accepted):
+        if a.action is not None and isinstance(a.command, MayorCmd):
+            lines = ", ".join(str(e.line_no) for e in unread if e.line_no is not None)
+            err = IllegalOrder(
+                f"not applied: line {lines or '?'} was not understood and may belong to "
+                "your colonist order, which is read whole; send it again"
+            )
+            report.errors.append(err.at(a.text, a.line_no).with_legal(report.legal))
+            del report.accepted[i]
+            return
 
 
 def _placed(err: OrderError, seg: Segment) -> OrderError:
