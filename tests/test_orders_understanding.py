@@ -286,11 +286,18 @@ def test_an_absence_with_a_slip_is_read_as_an_absence() -> None:
 
 
 def test_a_colonist_order_that_places_too_few_is_asked_back_with_completions() -> None:
-    report = check_mail("place 1 on quarry", mayor_game(), 0)
+    report = check_mail("remove 1 from corn\nplace 1 on quarry", mayor_game(), 0)
     (err,) = report.errors
     assert isinstance(err, AmbiguousOrder) and report.actions == []
-    assert err.alternatives == ("place 1 on coffee roaster",)
+    assert err.alternatives == ("place 1 on corn, 1 on coffee roaster", "place 2 on coffee roaster")
     assert "Where do they go?" in err.reason
+
+
+def test_a_colonist_order_with_one_way_to_fill_the_circles_is_that_way() -> None:
+    report = check_mail("place 1 on quarry", mayor_game(), 0)
+    assert report.errors == []
+    (done_,) = report.accepted
+    assert done_.meaning == "place 1 on quarry, 1 on coffee roaster"
 
 
 def test_take_is_never_read_as_place_for_the_mayor() -> None:
@@ -306,3 +313,29 @@ def test_a_line_not_understood_stops_the_colonist_order_it_may_belong_to() -> No
     report = check_mail(text, game, 0)
     assert report.actions == []
     assert any("read whole" in e.reason for e in report.errors)
+
+
+def test_a_bare_answer_after_a_role_is_for_that_role_s_decision() -> None:
+    report = check_mail("Settler\nquarry", role_game(), 0)
+    assert report.errors == [] and report.actions == [PickRole(Role.SETTLER)]
+    (kept,) = report.queued
+    assert kept.key.kind is DecisionKind.SETTLE and kept.text == "take quarry"
+
+
+def test_a_bare_word_of_another_order_is_first_an_answer_to_the_decision_asked() -> None:
+    """ "hacienda" while building is the building, not the settler's question."""
+    report = check_mail("hacienda please", builder_game(), 0)
+    assert report.actions == [Build(Building.HACIENDA)] and report.queued == []
+    # Written with its verb, it is what it says.
+    report = check_mail("use the hacienda", builder_game(), 0)
+    assert report.actions == [] and report.queued[0].key.kind is DecisionKind.HACIENDA
+
+
+def test_an_order_for_a_phase_named_in_it_is_kept_for_that_phase() -> None:
+    report = check_mail("sell coffee in the trader phase", role_game(), 0)
+    assert report.errors == [] and report.queued[0].key.kind is DecisionKind.SELL
+
+
+def test_no_change_is_never_completed() -> None:
+    report = check_mail("mayor: no change", mayor_game(), 0)
+    assert report.actions == [] and report.errors

@@ -156,7 +156,8 @@ def _choose(item: Parsed, game: Game, seat: int, decision: Decision | None) -> t
     as. The readings are taken tier by tier (reading.Reading); those for the decision
     asked now count when they are legal now, those for another decision count as
     orders for later. The first tier with one such reading gives it; a tier with
-    several is asked back: never a guess between two."""
+    several is asked back: never a guess between two. A tier whose readings for the
+    decision asked are all refused ends the search with the reason."""
     failed: tuple[str, OrderError] | None = None
     for tier in sorted({a.reading.tier for a in item.alternatives}):
         legal: dict[Action, Alternative] = {}
@@ -183,6 +184,8 @@ def _choose(item: Parsed, game: Game, seat: int, decision: Decision | None) -> t
                 f'"{item.segment.text}" could mean {or_list(meanings)}: write which one',
                 alternatives=meanings,
             )
+        if failed is not None:
+            break  # read for the decision asked and refused: say why, never read on
     assert failed is not None
     text, error = failed
     if isinstance(error, AmbiguousOrder):

@@ -260,6 +260,17 @@ _KIND: dict[type, DecisionKind] = {
 }
 
 
+# The decision a role's phase asks of the player who picked it first.
+ROLE_DECISION: dict[Role, DecisionKind] = {
+    Role.SETTLER: DecisionKind.SETTLE,
+    Role.MAYOR: DecisionKind.MAYOR,
+    Role.BUILDER: DecisionKind.BUILD,
+    Role.CRAFTSMAN: DecisionKind.CRAFTSMAN_EXTRA,
+    Role.TRADER: DecisionKind.SELL,
+    Role.CAPTAIN: DecisionKind.LOAD,
+}
+
+
 def is_service(command: Command) -> TypeGuard[ServiceCommand]:
     return isinstance(command, SERVICE_COMMANDS)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import cache, lru_cache
 from typing import cast
@@ -24,6 +24,7 @@ from ..engine.actions import DecisionKind
 from ..engine.components import Building, Good, Role
 from ..resources import data_text
 from .commands import (
+    ROLE_DECISION,
     AwayCmd,
     BackCmd,
     BoardCmd,
@@ -52,9 +53,11 @@ from .commands import (
     TargetKind,
     WharfCmd,
     Where,
+    is_service,
+    target_kind,
 )
 from .errors import OrderError, OrderSyntaxError
-from .reading import Reading, clauses, normalise, readings
+from .reading import Reading, clauses, has_verb, normalise, readings
 from .vocabulary import ENGLISH, Vocabulary, suggestions, terminals
 
 GRAMMAR_NAME = "orders.lark"
@@ -709,26 +712,56 @@ class Parsed:
 def parse_mail(text: str, kind: DecisionKind | None = None) -> list[Parsed | OrderError]:
     """Every order of a mail body, each parsed on its own so one bad line does not hide
     the others. An order that does not parse as written is read otherwise when it can
-    be (as an answer to a decision of ``kind``, the one the player is asked now; with a
-    slip corrected). Errors are placed in their mail line (line number and column)."""
+    be (as an answer to a decision of ``kind``, the one the player is asked now, or the
+    one an earlier order of the mail leads to: "Settler" then "quarry"; with a slip
+    corrected). A bare word that is an order for another decision ("wharf" while
+    building) is read first as an answer to the decision asked. Errors are placed in
+    their mail line (line number and column)."""
     out: list[Parsed | OrderError] = []
     for seg in segments(text):
-        try:
-            out.append(Parsed(seg, parse_order(seg.text)))
-            continue
-        except OrderError as err:
-            error = err.at(seg.line, seg.line_no, seg.column - 1)
-        found: list[Alternative] = []
-        if len(seg.text) <= MAX_ORDER_LENGTH:
-            for reading in readings(seg.text, kind):
-                try:
-                    command = parse_order(reading.text)
-                except OrderError:
-                    continue
-                if all(a.command != command for a in found):
-                    found.append(Alternative(reading, command))
-        if found:
-            out.append(Parsed(seg, found[0].command, found[0].reading.text, tuple(found)))
-        else:
-            out.append(error)
+        item = _parse_segment(seg, kind)
+        out.append(item)
+        if isinstance(item, Parsed):
+            kind = _leads_to(item.command, kind)
     return out
+
+
+def _leads_to(command: Command, kind: DecisionKind | None) -> DecisionKind | None:
+    """The decision the player faces after ``command`` (a role's, the tile after the
+    hacienda), for reading bare answers on later lines."""
+    if isinstance(command, RoleCmd) and len(command.roles) == 1 and command.roles[0].exact:
+        return ROLE_DECISION.get(command.roles[0].role, kind)
+    if isinstance(command, HaciendaCmd):
+        return DecisionKind.SETTLE
+    return kind
+
+
+def _parse_segment(seg: Segment, kind: DecisionKind | None) -> Parsed | OrderError:
+    literal: Command | None = None
+    try:
+        literal = parse_order(seg.text)
+    except OrderError as err:
+        error = err.at(seg.line, seg.line_no, seg.column - 1)
+    if literal is not None:
+        other = target_kind(literal) not in (None, kind) and not is_service(literal)
+        if kind is None or not other or has_verb(seg.text):
+            return Parsed(seg, literal)
+    found: list[Alternative] = []
+    if len(seg.text) <= MAX_ORDER_LENGTH:
+        for reading in readings(seg.text, kind):
+            if literal is not None and reading.tier != 1:
+                continue  # a bare word read as an answer, or else as written
+            try:
+                command = parse_order(reading.text)
+            except OrderError:
+                continue
+            if all(a.command != command for a in found):
+                tier = 0 if literal is not None else reading.tier
+                found.append(Alternative(replace(reading, tier=tier), command))
+    if literal is not None:
+        if not found:
+            return Parsed(seg, literal)
+        found.append(Alternative(Reading(seg.text, 1), literal))
+    if found:
+        return Parsed(seg, found[0].command, found[0].reading.text, tuple(found))
+    return error

@@ -174,6 +174,11 @@ def _correction(vocab: Vocabulary) -> re.Pattern[str]:
     return re.compile(rf"\w.*[?!.,;:\-\u2013\u2014]\s*{marker}+", re.IGNORECASE)
 
 
+def has_verb(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether an order starts with a verb ("take", "build"), not a bare word."""
+    return _first_verb(normalise(text, vocab), vocab) is not None
+
+
 def _term_of(word: str, vocab: Vocabulary) -> Term:
     return next(t for t in vocab.terms if word in t.words)
 
@@ -229,4 +234,4 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
     return out[: 2 * MAX_READINGS]
 
 
-__all__ = ["Reading", "clauses", "normalise", "phrase", "readings", "slips_of"]
+__all__ = ["Reading", "clauses", "has_verb", "normalise", "phrase", "readings", "slips_of"]

@@ -558,14 +558,18 @@ def resolve_mayor(cmd: MayorCmd, s: State, seat: int, legal: Sequence[Action]) -
         + ", ".join(empty_circles(p, layout))
         + "; every empty circle must be filled while colonists remain"
     )
-    # An order that places too few is incomplete, not wrong: ask where the rest go.
-    rest = [
-        more
+    # An order that places too few is incomplete, not wrong: when one way only fills
+    # the empty circles, that is the order; when several do, ask where the rest go.
+    completions = {
+        a: more
         for a in legal
         if isinstance(a, PlaceColonists) and a.extra is extra
         for more in [_added(p, layout, a.layout)]
         if more is not None
-    ]
+    }
+    if len(completions) == 1 and cmd != MayorCmd():  # never "no change"
+        return next(iter(completions))
+    rest = list(completions.values())
     if rest:
         options = sorted(set(rest))[:4]
         raise AmbiguousOrder(

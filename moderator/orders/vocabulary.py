@@ -238,7 +238,7 @@ ENGLISH = Vocabulary(
         Term("EVERY", ("every", "each"), "every (change)"),
         Term("ONLY", ("only",), "only (my turns)"),
         Term("TURN", ("turn", "turns"), "(my) turns"),
-        Term("_OR", ("or", "otherwise"), "or (a preference list)"),
+        Term("_OR", ("or", "otherwise", "else"), "or (a preference list)"),
         Term("_THEN", ("then",), "then"),
         Term(
             "FILLER",
@@ -247,6 +247,7 @@ ENGLISH = Vocabulary(
                 *("please", "pls", "plz", "kindly", "just", "also", "instead", "now"),
                 *("this", "that", "time", "round", "new", "all", "be", "like"),
                 *("would", "will", "shall", "can", "could", "let", "let's", "we", "am"),
+                *("go", "another", "other", "later", "next"),
             ),
             "ignored",
         ),
@@ -292,6 +293,9 @@ ENGLISH = Vocabulary(
         "i think",
         "i guess",
         "i suppose",
+        # When an order is for: its phase says so already.
+        *(f"in the {r.label} phase" for r in Role if r is not Role.PROSPECTOR2),
+        *(f"when the {r.label} comes" for r in Role if r is not Role.PROSPECTOR2),
         # Where a sale goes is the trading house, always.
         "to the trading house",
         "at the trading house",
