@@ -121,7 +121,8 @@ def _topic(topic: str) -> list[str]:
 
     found = [title for title in sections() if has(title)]
     found = found or [t for t, body in sections().items() if has(_examples(body))]
-    return found or [t for t, body in sections().items() if has(body.lower())]
+    # The words section names every word: it is asked for by its title only.
+    return found or [t for t, body in sections().items() if t != "words" and has(body.lower())]
 
 
 def _examples(markdown: str) -> str:
