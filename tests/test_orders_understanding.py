@@ -21,8 +21,8 @@ from moderator.engine.actions import (
 from moderator.engine.components import Building, Good, Role
 from moderator.engine.game import Game
 from moderator.orders import AmbiguousOrder, IllegalOrder, QueuedOrder, check_mail
-from moderator.orders.check import _choose
-from moderator.orders.commands import AwayCmd, SettleCmd
+from moderator.orders.check import _choose, parse_text
+from moderator.orders.commands import AwayCmd, KeepCmd, KeepItem, SettleCmd, Where
 from moderator.orders.parser import Alternative, Parsed, Segment, parse_mail, segments
 from moderator.orders.reading import Reading, clauses, readings, slips_of
 from moderator.orders.resolve import decision_of
@@ -339,3 +339,10 @@ def test_an_order_for_a_phase_named_in_it_is_kept_for_that_phase() -> None:
 def test_no_change_is_never_completed() -> None:
     report = check_mail("mayor: no change", mayor_game(), 0)
     assert report.actions == [] and report.errors
+
+
+def test_keep_lines_form_one_keep_order() -> None:
+    (command,) = parse_text("Keep sugar in my warehouse. Keep indigo on the wind rose")
+    assert command == KeepCmd(
+        (KeepItem(SUGAR, where=Where.WAREHOUSE), KeepItem(INDIGO, where=Where.WINDROSE))
+    )

@@ -17,6 +17,7 @@ from .commands import (
     Command,
     GameCommand,
     HaciendaCmd,
+    KeepCmd,
     MayorCmd,
     PassCmd,
     ServiceCommand,
@@ -123,32 +124,39 @@ class Report:
         return "\n".join(out).strip("\n")
 
 
-def _merge_mayor(items: list[Parsed | OrderError]) -> list[Parsed | OrderError]:
-    """All colonist lines of a mail form one colonist order (removals, then placements).
-    A line with several readings stays apart, for the game to choose among them."""
+def _merge_lines(items: list[Parsed | OrderError]) -> list[Parsed | OrderError]:
+    """All colonist lines of a mail form one colonist order (removals, then placements),
+    and all its keep lines one keep order ("warehouse: sugar; wind rose: indigo"). A line
+    with several readings stays apart, for the game to choose among them."""
     out: list[Parsed | OrderError] = []
-    first: int | None = None
+    first: dict[type, int] = {}
     for item in items:
-        if (
-            isinstance(item, Parsed)
-            and isinstance(item.command, MayorCmd)
-            and len(item.alternatives) <= 1
-        ):
-            if first is None:
-                first = len(out)
-                out.append(replace(item, alternatives=()))
-            else:
-                head = out[first]
-                assert isinstance(head, Parsed) and isinstance(head.command, MayorCmd)
-                seg = head.segment
-                merged = Segment(
-                    seg.line_no, seg.line, seg.column, f"{seg.text}; {item.segment.text}"
-                )
-                reading = f"{head.text}; {item.text}"
-                out[first] = Parsed(merged, head.command.merged(item.command), reading)
+        if not isinstance(item, Parsed) or len(item.alternatives) > 1:
+            out.append(item)
             continue
-        out.append(item)
+        command = item.command
+        if not isinstance(command, MayorCmd | KeepCmd):
+            out.append(item)
+            continue
+        at = first.get(type(command))
+        if at is None:
+            first[type(command)] = len(out)
+            out.append(replace(item, alternatives=()))
+            continue
+        head = out[at]
+        assert isinstance(head, Parsed)
+        seg = head.segment
+        merged = Segment(seg.line_no, seg.line, seg.column, f"{seg.text}; {item.segment.text}")
+        both = _merged(head.command, command)
+        out[at] = Parsed(merged, both, f"{head.text}; {item.text}")
     return out
+
+
+def _merged(a: Command, b: MayorCmd | KeepCmd) -> Command:
+    if isinstance(a, MayorCmd) and isinstance(b, MayorCmd):
+        return a.merged(b)
+    assert isinstance(a, KeepCmd) and isinstance(b, KeepCmd)
+    return KeepCmd(a.items + b.items)
 
 
 def _choose(item: Parsed, game: Game, seat: int, decision: Decision | None) -> tuple[Command, str]:
@@ -215,7 +223,7 @@ def check_mail(text: str, game: Game, seat: int) -> Report:
     # The order each error is for (parse_mail reads one item per segment), to tell a
     # greeting or a signature that shares a line with an order ("Thanks, Anna").
     said = {id(i): seg.text for i, seg in zip(parsed, segments(text), strict=True)}
-    items = _merge_mayor(parsed)
+    items = _merge_lines(parsed)
     commands = [i.command for i in items if isinstance(i, Parsed)]
     says_hacienda = any(isinstance(c, HaciendaCmd) for c in commands)
     now_line: int | None = None  # the line that answered (or failed) the current decision
@@ -355,7 +363,7 @@ def _signature(text: str, err: OrderError, items: list[Parsed | OrderError], gam
 def parse_text(text: str) -> list[Command]:
     """Every order of a text, colonist lines merged, errors raised (for tests and tools)."""
     out: list[Command] = []
-    for item in _merge_mayor(parse_mail(text)):
+    for item in _merge_lines(parse_mail(text)):
         if isinstance(item, OrderError):
             raise item
         out.append(item.command)

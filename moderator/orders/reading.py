@@ -174,6 +174,14 @@ def _correction(vocab: Vocabulary) -> re.Pattern[str]:
     return re.compile(rf"\w.*[?!.,;:\-\u2013\u2014]\s*{marker}+", re.IGNORECASE)
 
 
+@cache
+def _heading(vocab: Vocabulary) -> frozenset[str]:
+    """The words of a heading that names a decision ("Colonists:", "New workers:",
+    "Extra:"), not a place that is part of the order ("wind rose: indigo")."""
+    names = ("COLONIST", "EXTRA", "BARREL", "ROLE", "FILLER")
+    return frozenset(verb_words(vocab)) | {w for n in names for w in vocab.term(n).words}
+
+
 def has_verb(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     """Whether an order starts with a verb ("take", "build"), not a bare word."""
     return _first_verb(normalise(text, vocab), vocab) is not None
@@ -224,7 +232,7 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
         out.append(Reading(a, 1))
     # A heading of order words ("Colonists: 2 on coffee roaster") names the decision.
     label = _LABEL.match(base)
-    if verb is not None and label and all(w.lower() in known(vocab) for w in label[1].split()):
+    if verb is not None and label and all(w.lower() in _heading(vocab) for w in label[1].split()):
         rest = base[label.end() :]
         out.append(Reading(answer(rest) or rest.strip(), 1))
     for fixed in _corrected(base, vocab):
