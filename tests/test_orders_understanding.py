@@ -346,3 +346,11 @@ def test_keep_lines_form_one_keep_order() -> None:
     assert command == KeepCmd(
         (KeepItem(SUGAR, where=Where.WAREHOUSE), KeepItem(INDIGO, where=Where.WINDROSE))
     )
+
+
+def test_a_heading_alone_on_its_line_is_no_order() -> None:
+    report = check_mail(
+        "Colonists:\nremove 1 from corn\n2 on coffee roaster, 1 on quarry", mayor_game(), 0
+    )
+    assert report.errors == [] and report.actions == [PlaceColonists(AFTER, True)]
+    assert check_mail("Frobs:\nremove 1 from corn", mayor_game(), 0).errors

@@ -230,7 +230,7 @@ def check_mail(text: str, game: Game, seat: int) -> Report:
     for item in items:
         if isinstance(item, OrderError):
             own = said.get(id(item), item.line)
-            if not _courtesy(own) and not _signature(own, item, items, game):
+            if not (_courtesy(own) or _heading(own) or _signature(own, item, items, game)):
                 report.errors.append(item.with_legal(report.legal))
             continue
         seg, command, reading = item.segment, item.command, item.text
@@ -337,6 +337,15 @@ def _placed(err: OrderError, seg: Segment) -> OrderError:
     placed = err.at(seg.line, seg.line_no)
     placed.column = seg.column if several else None
     return placed
+
+
+_HEADING = re.compile(r"^\s*([a-z' ]+):\s*$", re.IGNORECASE)
+
+
+def _heading(text: str) -> bool:
+    """A line that only heads the orders below it ("Colonists:", "My orders:")."""
+    m = _HEADING.match(text)
+    return m is not None and all(w in known() for w in m.group(1).lower().split())
 
 
 _NAME = re.compile(r"^\s*-*\s*([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)[\s.!,]*$")

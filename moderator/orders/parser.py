@@ -282,8 +282,15 @@ class _ToCommand(Transformer[Token, Command]):
         return True
 
     def sell_order(
-        self, _verb: Token, count: Token | None, _barrel: Token | None, *tokens: Token
+        self,
+        _verb: Token,
+        count: Token | None,
+        _barrel: Token | None,
+        first: Token,
+        _barrel_after: Token | None,
+        *others: Token,
     ) -> SellCmd:
+        tokens = (first, *others)
         if count is not None and int(count) != 1:
             raise OrderSyntaxError(
                 "the trader sells one barrel: name its kind", column=count.column

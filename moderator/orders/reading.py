@@ -24,8 +24,8 @@ def phrase(words: str) -> str:
 def _courtesy(vocab: Vocabulary) -> re.Pattern[str]:
     phrases = sorted(vocab.courtesies, key=len, reverse=True)
     alternatives = "|".join(map(phrase, phrases))
-    # A phrase takes the comma before it and the punctuation after it along.
-    return re.compile(rf"(?:,\s*)?\b(?:{alternatives})\b[\s,.!]*", re.IGNORECASE)
+    # A phrase takes the comma or "and" before it and the punctuation after it along.
+    return re.compile(rf"(?:,\s*|\band\s+)?\b(?:{alternatives})\b[\s,.!]*", re.IGNORECASE)
 
 
 def _blank(m: re.Match[str]) -> str:

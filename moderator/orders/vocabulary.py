@@ -195,10 +195,10 @@ ENGLISH = Vocabulary(
         Term("SELL", (*_s("sell", "trade"), "sale"), "sell"),
         Term("SHIP", _s("ship", "load", "boat"), "ship, load; a cargo ship"),
         Term("KEEP", _s("keep", "store", "save"), "keep goods at the end of the captain phase"),
-        Term("WINDROSE", ("wind rose", "windrose", "compass"), "the wind rose"),
+        Term("WINDROSE", ("wind rose", "windrose", "compass", "rose"), "the wind rose"),
         Term(
             "EXTRA",
-            (*_s("extra"), "bonus", "bonuses"),
+            (*_s("extra"), "bonus", "bonuses", "privilege", "one more"),
             "the craftsman's extra barrel, the mayor's extra colonist",
         ),
         Term("BARREL", _s("barrel", "good"), "a barrel"),
@@ -247,7 +247,7 @@ ENGLISH = Vocabulary(
                 *("please", "pls", "plz", "kindly", "just", "also", "instead", "now"),
                 *("this", "that", "time", "round", "new", "all", "be", "like"),
                 *("would", "will", "shall", "can", "could", "let", "let's", "we", "am"),
-                *("go", "another", "other", "later", "next"),
+                *("go", "another", "other", "later", "next", "anything"),
             ),
             "ignored",
         ),
@@ -295,6 +295,7 @@ ENGLISH = Vocabulary(
         "i suppose",
         # When an order is for: its phase says so already.
         *(f"in the {r.label} phase" for r in Role if r is not Role.PROSPECTOR2),
+        *(f"for the {r.label} phase" for r in Role if r is not Role.PROSPECTOR2),
         *(f"when the {r.label} comes" for r in Role if r is not Role.PROSPECTOR2),
         # Where a sale goes is the trading house, always.
         "to the trading house",
