@@ -354,3 +354,11 @@ def test_a_heading_alone_on_its_line_is_no_order() -> None:
     )
     assert report.errors == [] and report.actions == [PlaceColonists(AFTER, True)]
     assert check_mail("Frobs:\nremove 1 from corn", mayor_game(), 0).errors
+
+
+@pytest.mark.parametrize("text", ["Cheers,", "thanks!", "Thank you.", "- please -"])
+def test_politeness_alone_is_never_read_as_a_bare_order(text: str) -> None:
+    for kind in DecisionKind:
+        assert readings(text, kind) == []
+    report = check_mail(f"Captain!\n\n{text}\nAnna", role_game(), 0)
+    assert report.actions == [PickRole(Role.CAPTAIN)] and report.queued == []

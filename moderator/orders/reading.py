@@ -206,8 +206,8 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
         # A bare answer gets the verb. An order whose generic verb ("put", "take") does
         # not fit the decision gets the decision's ("put my corn on the 5 ship" while
         # loading); other verbs (remove, sell, ...) are never changed.
-        if verb is None:
-            return None
+        if verb is None or not _WORD.search(t):
+            return None  # nothing to answer with: politeness alone is no order
         first = _first_verb(t, vocab)
         if first is None:
             return f"{verb} {t.strip()}"
