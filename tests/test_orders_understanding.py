@@ -362,3 +362,20 @@ def test_politeness_alone_is_never_read_as_a_bare_order(text: str) -> None:
         assert readings(text, kind) == []
     report = check_mail(f"Captain!\n\n{text}\nAnna", role_game(), 0)
     assert report.actions == [PickRole(Role.CAPTAIN)] and report.queued == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        (
+            "Craftsman. Later, when someone takes the captain: ship sugar on the 5.",
+            DecisionKind.LOAD,
+        ),
+        ("Craftsman. At the end of the captain phase keep the sugar.", DecisionKind.STORE),
+        ("Craftsman. When we trade I'll sell sugar", DecisionKind.SELL),
+    ],
+)
+def test_when_an_order_is_for_goes_without_saying(text: str, kind: DecisionKind) -> None:
+    report = check_mail(text, role_game(), 0)
+    assert report.errors == [] and report.actions == [PickRole(Role.CRAFTSMAN)]
+    assert [q.key.kind for q in report.queued] == [kind]

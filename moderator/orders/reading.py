@@ -182,6 +182,16 @@ def _heading(vocab: Vocabulary) -> frozenset[str]:
     return frozenset(verb_words(vocab)) | {w for n in names for w in vocab.term(n).words}
 
 
+@cache
+def _when(vocab: Vocabulary) -> re.Pattern[str]:
+    verbs = "|".join(sorted(map(re.escape, verb_words(vocab)), key=len, reverse=True))
+    return re.compile(
+        r"^\s*(?:later\b[\s,]*)?(?:when|once|after|during|at\s+the\s+end\s+of|later)\b"
+        rf"(?:[^:,;]*?[:,]|.*(?=\b(?:i'll\s+|i\s+will\s+)?(?:{verbs})\b))\s*",
+        re.IGNORECASE,
+    )
+
+
 def has_verb(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     """Whether an order starts with a verb ("take", "build"), not a bare word."""
     return _first_verb(normalise(text, vocab), vocab) is not None
@@ -199,7 +209,10 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
     """The other ways to read an order that does not parse as written, for the decision
     of ``kind`` the player is asked now (None: none): as a bare answer to it ("sugar"
     -> "take sugar"), with a one-letter slip corrected ("suger" -> "sugar"), or both."""
-    base = _LEAD.sub(lambda m: " " * len(m.group(0)), normalise(text, vocab))
+    base = _LEAD.sub(_blank, normalise(text, vocab))
+    # When the order is for goes without saying: its kind says it ("Later, when someone
+    # takes the captain: ship sugar on the 5"; "At the end of the captain phase keep ...").
+    base = _when(vocab).sub(_blank, base)
     verb = vocab.context_verbs.get(kind) if kind is not None else None
 
     def answer(t: str) -> str | None:
