@@ -225,3 +225,46 @@ def test_the_index_lists_the_games_and_links_them(browser: Browser, site: Path) 
         page.wait_for_load_state("load")
         assert title(shown) == "Round 16 · step 259 of 259"
         assert shown.console_errors == []
+
+
+@pytest.mark.parametrize("width", [400, 1200])
+def test_a_running_game_shows_each_deciding_seat_with_his_deadline(
+    browser: Browser, tmp_path: Path, width: int
+) -> None:
+    # Round 1's mayor of the four-player game: every seat places colonists at once.
+    data = json.loads((RECORDS / "four-players.json").read_text(encoding="utf-8"))
+    data["actions"] = data["actions"][:12]
+    data["final"] = None
+    data["game"].update(
+        status="active",
+        deadline_at="2026-11-26T09:00:00+00:00",
+        turns=[
+            {"seat": 0, "deadline_at": "2026-11-26T09:00:00+00:00", "absent": False},
+            {"seat": 1, "deadline_at": "2026-11-26T12:00:00+00:00", "absent": False},
+            {"seat": 2, "deadline_at": "2026-11-24T12:00:00+00:00", "absent": True},
+            {"seat": 3, "deadline_at": None, "absent": False},
+        ],
+    )
+    data["players"][2]["away_until"] = "2026-11-26T12:00:00+00:00"
+    publish(tmp_path, [build_game(read_record(data))])
+    with browser.show(url=(tmp_path / "PR-1" / "index.html").as_uri(), width=width) as shown:
+        page = shown.page
+        turns = page.locator(".status .turns li").all_inner_texts()
+        assert "(your time: " in turns[0]  # in the reader's zone, whatever it is
+        assert [t.split(" (your time: ")[0] for t in turns] == [
+            "Anna by Thu 26 Nov 2026 09:00 UTC",
+            "Bob by Thu 26 Nov 2026 12:00 UTC",
+            "Chris (away: the autopilot decides for him)",
+            "David (no deadline: the game waits for him)",
+            "Chris is away until Thu 26 Nov 2026 12:00 UTC: the autopilot plays for him.",
+        ]
+        cards = [p.inner_text() for p in page.locator("#board .player").all()]
+        assert "To decide by Thu 26 Nov 2026 12:00 UTC." in cards[1]
+        assert "Away until Thu 26 Nov 2026 12:00 UTC: the autopilot plays for him." in cards[2]
+        shown.screenshot(ARTIFACTS, "running-mayor")
+        assert shown.overflow() == 0, shown.overflowing()
+        page.keyboard.press("ArrowLeft")  # the past: no deadlines on the board
+        assert page.locator("#board .player .now").count() == 0
+        page.keyboard.press("End")
+        assert page.locator("#board .player .now").count() == 5
+        assert shown.console_errors == []

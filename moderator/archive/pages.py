@@ -304,11 +304,16 @@ def _deadline(iso: str | None) -> tuple[str, str] | None:
     return None if when is None else (format_deadline(when, "UTC")[0], when.isoformat())
 
 
+_AWAY = "away: the autopilot decides for him"
+_NO_DEADLINE = "no deadline: the game waits for him"
+
+
 @dataclass(frozen=True, slots=True)
 class Waiting:
     """A seat that must decide now, as the page of a running game says it: each has a
     deadline of his own (his turn's), none, or is away with the autopilot deciding."""
 
+    seat: int
     name: str
     deadline: tuple[str, str] | None  # as text in UTC, and as an ISO time
     note: str | None  # "no deadline: the game waits for him", ...
@@ -316,25 +321,35 @@ class Waiting:
     @property
     def text(self) -> str:
         """ "Anna by Wed 25 Nov 2026 18:00 UTC", "Bob (away: the autopilot decides ...)"."""
+        return self.name + self._when
+
+    @property
+    def card(self) -> str:
+        """What his part of the board says: "To decide by Wed 25 Nov 2026 18:00 UTC."."""
+        return f"To decide{self._when}."
+
+    @property
+    def _when(self) -> str:
         by = f" by {self.deadline[0]}" if self.deadline is not None else ""
-        return f"{self.name}{by}" + (f" ({self.note})" if self.note else "")
+        return by + (f" ({self.note})" if self.note else "")
 
 
-def waiting(record: Record, names: Sequence[str], deciding: Sequence[str]) -> tuple[Waiting, ...]:
+def waiting(record: Record, names: Sequence[str], deciding: Sequence[int]) -> tuple[Waiting, ...]:
     """Who must decide now in a running game, each with his deadline. A record without
     the seats' turns (written before they existed) gives everyone the game's deadline."""
     if record.status.value != "active":
         return ()
     if not record.turns:
-        return tuple(Waiting(name, _deadline(record.deadline_at), None) for name in deciding)
+        deadline = _deadline(record.deadline_at)
+        return tuple(Waiting(seat, names[seat], deadline, None) for seat in deciding)
     out = []
     for turn in record.turns:
         if turn.absent:
-            out.append(Waiting(names[turn.seat], None, "away: the autopilot decides for him"))
+            out.append(Waiting(turn.seat, names[turn.seat], None, _AWAY))
         elif turn.deadline_at is None:
-            out.append(Waiting(names[turn.seat], None, "no deadline: the game waits for him"))
+            out.append(Waiting(turn.seat, names[turn.seat], None, _NO_DEADLINE))
         else:
-            out.append(Waiting(names[turn.seat], _deadline(turn.deadline_at), None))
+            out.append(Waiting(turn.seat, names[turn.seat], _deadline(turn.deadline_at), None))
     return tuple(out)
 
 
@@ -385,7 +400,8 @@ def render_game(record: Record, done: Replayed) -> GamePages:
     board = board_view(game, away)
     running = record.status.value == "active"
     deadline = _deadline(record.deadline_at) if running else None
-    turns = waiting(record, names, board.deciding)
+    turns = waiting(record, names, game.deciding() if running else ())
+    away_text = {seat: f"Away {absence_text(a)}." for seat, a in away.items()}
     winners = tuple(names[w] for w in game.winners()) if game.over else ()
     summary = Summary(
         tag=record.tag,
@@ -412,6 +428,14 @@ def render_game(record: Record, done: Replayed) -> GamePages:
         },
         "steps": done.steps,
         "rounds": {f"r{r.round}": r.step for r in done.log.rounds},
+        # A running game's present, on the players' parts of the board at the last step:
+        # each deciding seat's deadline, who is away.
+        "now": {
+            str(seat): [w.card for w in turns if w.seat == seat]
+            + ([away_text[seat]] if seat in away_text else [])
+            for seat in range(len(names))
+            if seat in away_text or any(w.seat == seat for w in turns)
+        },
     }
     html = (
         _environment()

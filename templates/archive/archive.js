@@ -149,7 +149,7 @@
     return box;
   }
 
-  function drawPlayer(p, score) {
+  function drawPlayer(p, score, live) {
     var seat = p.seat;
     var badges = [];
     if (p.governor) badges.push(el("span", { cls: "badge gov", text: "governor" }));
@@ -193,10 +193,10 @@
       el("div", { cls: "area" }, [el("h4", { text: "Island" }), picture(islandText, isles, "island")]),
       el("div", { cls: "area" }, [el("h4", { text: "City" }), el("div", { cls: "city" }, city)]),
       el("div", { cls: "sanjuan" }, ["San Juan: ", colonists(p.san_juan, 20), el("b", { text: String(p.san_juan) })])
-    ]);
+    ].concat((live && data.now[p.seat] || []).map(function (line) { return el("p", { cls: "now", text: line }); })));
   }
 
-  function drawBoard(b, scores) {
+  function drawBoard(b, scores, live) {
     // The mails' own words for where the game is and what is pressing.
     var kids = [el("p", { cls: "where", text: b.title })];
     b.notices.forEach(function (notice, k) {
@@ -204,7 +204,7 @@
       kids.push(el("p", { cls: warn ? "warn" : "deciding-now", text: notice }));
     });
     kids.push(drawCommons(b));
-    kids.push(el("div", { cls: "players" }, b.players.map(function (p) { return drawPlayer(p, scores[p.seat]); })));
+    kids.push(el("div", { cls: "players" }, b.players.map(function (p) { return drawPlayer(p, scores[p.seat], live); })));
     return el("div", { cls: "drawn" }, kids);
   }
 
@@ -231,7 +231,7 @@
     if (i === current) return;
     current = i;
     var s = steps[i];
-    var drawn = drawBoard(boardAt(i), s.s);
+    var drawn = drawBoard(boardAt(i), s.s, i === last);
     var old = boardNode.querySelector(".drawn");
     if (old) boardNode.replaceChild(drawn, old); else boardNode.appendChild(drawn);
     title.textContent = s.label + (i === 0 ? " · the start" : " · step " + i + " of " + last);
