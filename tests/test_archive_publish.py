@@ -219,3 +219,19 @@ def test_a_replaced_player_keeps_his_name_on_his_own_actions(table: Table) -> No
     ]
     assert record["actions"][0]["player"] == "Anna"
     assert read_record(record).names[0] == "Annika"
+
+
+def test_an_absence_that_begins_or_ends_is_published(tmp_path: Path) -> None:
+    clock = Clock()
+    table = Table(tmp_path, clock=clock)
+    try:
+        assert table.publish() == [(table.tag, "written")]
+        table.admin.absence(table.tag, "3", days=2)  # Chris, who decides nothing now
+        assert table.publish() == [(table.tag, "written")]
+        page = (table.out / table.tag / "index.html").read_text(encoding="utf-8")
+        assert "<li>Chris is away until Thu 26 Nov 2026 " in page
+        with table.factory.begin() as session:
+            later = game_versions(session, clock.now + timedelta(days=3))
+        assert publish_games(table.factory, table.out, later) == [(table.tag, "written")]
+    finally:
+        table.engine.dispose()

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,18 +47,35 @@ class GameVersion:
     version: int
     status: str
     # When the game's row last changed: an undo followed by a new move gives the same
-    # version with other actions, and a new stamp.
+    # version with other actions, and a new stamp. With the players away now and until
+    # when: an absence that begins or ends changes the pages, not always the game's row.
     stamp: str
 
 
-def game_versions(session: Session) -> list[GameVersion]:
+def game_versions(session: Session, now: datetime | None = None) -> list[GameVersion]:
+    """Every game's version and stamp (``now``: the time that says who is away)."""
+    now = m.utcnow() if now is None else now
+    away: dict[int, list[str]] = {}
+    for game_id, seat, until in session.execute(
+        select(m.Seat.game_id, m.Seat.seat_index, m.Seat.away_until)
+        .where(m.Seat.active, m.Seat.away_until > now)
+        .order_by(m.Seat.game_id, m.Seat.seat_index)
+    ):
+        if until is not None:
+            away.setdefault(game_id, []).append(f"{seat}:{until.isoformat()}")
     rows = session.execute(
         select(m.Game.id, m.Game.tag, m.Game.version, m.Game.status, m.Game.updated_at).order_by(
             m.Game.id
         )
     )
     return [
-        GameVersion(i, tag, version, status.value, updated.isoformat())
+        GameVersion(
+            i,
+            tag,
+            version,
+            status.value,
+            updated.isoformat() + "".join(f" away {x}" for x in away.get(i, ())),
+        )
         for i, tag, version, status, updated in rows
     ]
 
