@@ -69,8 +69,8 @@ def test_every_position_loads_and_is_used() -> None:
 
 KNOWN_WRONG = pytest.mark.xfail(
     strict=True,
-    reason="issue 11: a keep order naming more kinds for the warehouse than it holds is "
-    "applied as something close instead of asked back; remove this mark once it is fixed",
+    reason="issue 11: keep orders are applied as something close (more kinds named for the "
+    "warehouse than it holds, or other kinds than named); remove this mark once it is fixed",
 )
 
 
