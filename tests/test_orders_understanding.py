@@ -379,3 +379,17 @@ def test_when_an_order_is_for_goes_without_saying(text: str, kind: DecisionKind)
     report = check_mail(text, role_game(), 0)
     assert report.errors == [] and report.actions == [PickRole(Role.CRAFTSMAN)]
     assert [q.key.kind for q in report.queued] == [kind]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm taking the settler", "Going with settler", "Give me the settler", "I'll do settler"],
+)
+def test_more_ways_to_pick_a_role(text: str) -> None:
+    assert done(text, role_game()) == ["role settler"]
+
+
+def test_counts_after_the_place() -> None:
+    game = mayor_game()
+    report = check_mail("remove 1 from corn\ncoffee roaster x2, quarry 1", game, 0)
+    assert report.errors == [] and report.actions == [PlaceColonists(AFTER, True)]

@@ -381,6 +381,12 @@ class _ToCommand(Transformer[Token, Command]):
 
     amount_on = amount_from
 
+    def counted_after(
+        self, _colonist: Token | None, _on: Token | None, target: Target, count: Token
+    ) -> Move:
+        # "sugar 1, roaster 2": the count after the place
+        return Move(int(count), target)
+
     def removal(self, _verb: Token, *moves: Move) -> MayorCmd:
         return MayorCmd(removals=moves)
 
@@ -475,7 +481,7 @@ class _ToCommand(Transformer[Token, Command]):
     def mail_turns(self, *_: Token) -> MailCmd:
         return MailCmd(every=False)
 
-    def default(self, _: Token) -> DefaultCmd:
+    def default(self, *_: Token | None) -> DefaultCmd:
         return DefaultCmd()
 
     def mail(self, *orders: Command | None) -> list[Command]:

@@ -34,6 +34,8 @@ def _blank(m: re.Match[str]) -> str:
 
 # A question mark after words asks nothing of the moderator ("what are my options?");
 # alone it asks for help.
+# "coffee roaster x2": a count written as a multiplication, the same length as "  2".
+_TIMES = re.compile(r"(?<=\s)[x\u00d7](\d)\b", re.IGNORECASE)
 _QUESTION = re.compile(r"(?<=\w)\s*\?+")
 
 
@@ -42,6 +44,7 @@ def normalise(text: str, vocab: Vocabulary = ENGLISH) -> str:
     apostrophes straightened, politeness ("please", "I'd like to", ", thanks.")
     and a question mark after words blanked out."""
     text = _courtesy(vocab).sub(_blank, text.translate(_APOSTROPHES))
+    text = _TIMES.sub(lambda m: " " + m.group(1), text)
     return _QUESTION.sub(_blank, text)
 
 

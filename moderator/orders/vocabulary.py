@@ -78,6 +78,19 @@ def _s(*words: str) -> tuple[str, ...]:
     return tuple(w for word in words for w in (word, word + "s"))
 
 
+def _ing(*verbs: str) -> tuple[str, ...]:
+    """Each verb's -ing form ("taking", "putting", "shipping")."""
+    out: list[str] = []
+    for v in verbs:
+        if v.endswith("e") and not v.endswith("ee"):
+            out.append(v[:-1] + "ing")
+        elif v in ("put", "ship", "get", "grab", "plan"):
+            out.append(v + v[-1] + "ing")
+        else:
+            out.append(v + "ing")
+    return tuple(out)
+
+
 def _plural(word: str) -> str:
     if word.endswith(("s", "x")):
         return word + "es"
@@ -178,10 +191,14 @@ ENGLISH = Vocabulary(
         Term("ROLE", ("role",), "pick a role"),
         Term(
             "TAKE",
-            (*_s("take", "choose", "pick", "select", "want", "get", "grab"), "have"),
+            (
+                *_s("take", "choose", "pick", "select", "want", "get", "grab"),
+                *_ing("take", "choose", "pick", "select", "get", "grab"),
+                "have",
+            ),
             "take a role or a tile",
         ),
-        Term("SETTLE", _s("settle", "plant"), "take a plantation"),
+        Term("SETTLE", (*_s("settle", "plant"), *_ing("settle")), "take a plantation"),
         Term("PLANTATION", _s("plantation", "field", "tile"), "a plantation"),
         Term("QUARRY", ("quarry", "quarries"), "a quarry"),
         Term("GOOD", tuple(_EN_GOODS), "a good"),
@@ -191,10 +208,18 @@ ENGLISH = Vocabulary(
         Term("WHARF", ("wharf", "wharfs", "wharves"), "the wharf"),
         Term("WAREHOUSE", _s("warehouse"), "a warehouse"),
         Term("BWORD", _building_words(), "a word of a building's name"),
-        Term("BUILD", (*_s("build", "buy", "construct", "building"), "purchase"), "build"),
-        Term("SELL", (*_s("sell", "trade"), "sale"), "sell"),
-        Term("SHIP", _s("ship", "load", "boat"), "ship, load; a cargo ship"),
-        Term("KEEP", _s("keep", "store", "save"), "keep goods at the end of the captain phase"),
+        Term(
+            "BUILD",
+            (*_s("build", "buy", "construct", "building"), *_ing("buy", "construct"), "purchase"),
+            "build",
+        ),
+        Term("SELL", (*_s("sell", "trade"), *_ing("sell", "trade"), "sale"), "sell"),
+        Term("SHIP", (*_s("ship", "load", "boat"), *_ing("ship", "load")), "ship, load; a ship"),
+        Term(
+            "KEEP",
+            (*_s("keep", "store", "save"), *_ing("keep", "store", "save")),
+            "keep goods at the end of the captain phase",
+        ),
         Term("WINDROSE", ("wind rose", "windrose", "compass", "rose"), "the wind rose"),
         Term(
             "EXTRA",
@@ -203,9 +228,17 @@ ENGLISH = Vocabulary(
         ),
         Term("BARREL", _s("barrel", "good"), "a barrel"),
         Term("COLONIST", (*_s("colonist", "worker"), "man", "men", "people", "ones"), "a colonist"),
-        Term("REMOVE", _s("remove", "unman", "withdraw"), "take colonists off"),
-        Term("PLACE", _s("place", "put", "assign", "man", "add"), "put colonists on"),
-        Term("MOVE", _s("move", "shift"), "move colonists"),
+        Term(
+            "REMOVE",
+            (*_s("remove", "unman", "withdraw"), *_ing("remove", "withdraw")),
+            "take colonists off",
+        ),
+        Term(
+            "PLACE",
+            (*_s("place", "put", "assign", "man", "add"), *_ing("place", "put", "assign", "add")),
+            "put colonists on",
+        ),
+        Term("MOVE", (*_s("move", "shift"), *_ing("move", "shift")), "move colonists"),
         Term("CHANGE", _s("change"), "no change"),
         Term("SAN_JUAN", ("san juan", "sanjuan"), "San Juan"),
         Term("PASS", ("pass", "nothing", "none", "skip", "decline"), "decline"),
@@ -247,7 +280,7 @@ ENGLISH = Vocabulary(
                 *("please", "pls", "plz", "kindly", "just", "also", "instead", "now"),
                 *("this", "that", "time", "round", "new", "all", "be", "like"),
                 *("would", "will", "shall", "can", "could", "let", "let's", "we", "am"),
-                *("go", "another", "other", "later", "next", "anything"),
+                *("go", "another", "other", "later", "next", "anything", "do"),
             ),
             "ignored",
         ),
@@ -285,6 +318,10 @@ ENGLISH = Vocabulary(
         "i'll go with",
         "i will go with",
         "i'll go for",
+        "going with",
+        "going for",
+        "give me",
+        "gimme",
         "go with",
         "go for",
         # Not "what is": "what is the captain?" is a question, not an order.
@@ -414,7 +451,8 @@ def words(vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
 @cache
 def suggestions(vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
     """The words offered by "did you mean": every order word but the ignored ones."""
-    ignored = set(vocab.fillers)
+    parts = {p for t in vocab.terms if t.name != "FILLER" for w in t.words for p in w.split()}
+    ignored = set(vocab.fillers) - parts  # ("do" is ignored, and part of "do not")
     return tuple(w for w in words(vocab) if w not in ignored and re.fullmatch(r"[\w' ]+", w))
 
 
