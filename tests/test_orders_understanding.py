@@ -393,3 +393,8 @@ def test_counts_after_the_place() -> None:
     game = mayor_game()
     report = check_mail("remove 1 from corn\ncoffee roaster x2, quarry 1", game, 0)
     assert report.errors == [] and report.actions == [PlaceColonists(AFTER, True)]
+
+
+def test_a_line_not_understood_stops_the_keep_order_it_may_belong_to() -> None:
+    report = check_mail("frobbed warehouse: indigo\nwind rose: sugar", seed_000(), 0)
+    assert all(not isinstance(a.command, KeepCmd) or a.action is None for a in report.accepted)

@@ -310,19 +310,22 @@ def check_mail(text: str, game: Game, seat: int) -> Report:
     return report
 
 
+_WHOLE = (DecisionKind.MAYOR, DecisionKind.STORE)
+
+
 def _whole_colonist_order(report: Report, decision: Decision | None) -> None:
-    """A colonist order is read whole, from every line of the mail: when a line was not
-    understood it may have been part of it, so none of it is applied (never a layout
-    the player did not order)."""
+    """A colonist or keep order is read whole, from every line of the mail: when a line
+    was not understood it may have been part of it, so none of it is applied (never a
+    layout or a storage the player did not order)."""
     unread = [e for e in report.errors if isinstance(e, OrderSyntaxError)]
-    if decision is None or decision.kind is not DecisionKind.MAYOR or not unread:
+    if decision is None or decision.kind not in _WHOLE or not unread:
         return
     for i, a in enumerate(report.accepted):
-        if a.action is not None and isinstance(a.command, MayorCmd):
+        if a.action is not None and isinstance(a.command, MayorCmd | KeepCmd):
             lines = ", ".join(str(e.line_no) for e in unread if e.line_no is not None)
             err = IllegalOrder(
                 f"not applied: line {lines or '?'} was not understood and may belong to "
-                "your colonist order, which is read whole; send it again"
+                "this order, which is read whole; send it again"
             )
             report.errors.append(err.at(a.text, a.line_no).with_legal(report.legal))
             del report.accepted[i]
