@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from engine.positions import blank, build, face_up, ready
+from orderscorpus import load_position
 from test_orders_resolve import AFTER, mayor_game, pick, seed_000, trader_game
 
 from moderator.engine.actions import (
@@ -396,5 +397,8 @@ def test_counts_after_the_place() -> None:
 
 
 def test_a_line_not_understood_stops_the_keep_order_it_may_belong_to() -> None:
-    report = check_mail("frobbed warehouse: indigo\nwind rose: sugar", seed_000(), 0)
-    assert all(not isinstance(a.command, KeepCmd) or a.action is None for a in report.accepted)
+    game = load_position("store-large")
+    seat = game.decisions()[0].seat
+    assert check_mail("wind rose: sugar", game, seat).actions  # alone, it is done
+    report = check_mail("grand warehouse: corn\nwind rose: sugar", game, seat)
+    assert report.actions == [] and any("read whole" in e.reason for e in report.errors)
