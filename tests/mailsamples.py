@@ -33,7 +33,7 @@ from moderator.render import (
     unknown_sender_mail,
     update_mail,
 )
-from moderator.render.views import MailView, ask_of
+from moderator.render.views import MailView, Note, NoteKind, ask_of
 
 NAMES = ("Anna", "Bob", "Chris", "David")
 SEED = 2026
@@ -120,7 +120,7 @@ def sample_mails() -> dict[str, MailView]:
         seat,
         board=public.board,
         events=public.events,
-        notes=["Your only choice was made for you: ship 2 corn on 6."],
+        notes=[Note(NoteKind.FORCED, ("ship 2 corn on 6",))],
         deadline=DEADLINE,
         time_zone="Europe/Berlin",
     )

@@ -67,14 +67,7 @@ def test_every_position_loads_and_is_used() -> None:
         assert load_position(name).decisions(), name
 
 
-KNOWN_WRONG = pytest.mark.xfail(
-    strict=True,
-    reason="issue 11: keep orders are applied as something close (more kinds named for the "
-    "warehouse than it holds, or other kinds than named); remove this mark once it is fixed",
-)
-
-
-@pytest.mark.parametrize("name", [pytest.param("corpus", marks=KNOWN_WRONG), "held-out"])
+@pytest.mark.parametrize("name", SETS)
 def test_no_mail_is_applied_wrongly(name: str) -> None:
     assert _wrong(name) == []
 

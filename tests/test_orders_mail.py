@@ -170,7 +170,9 @@ def test_a_kept_settle_order_answers_the_hacienda_question_with_its_default() ->
     game.apply(0, PickRole(Role.SETTLER))
     assert game.kind() is DecisionKind.HACIENDA
     action, left = take_queued(game, 0, queue)
-    assert action == UseHacienda(True) and left == queue
+    # Kept now for this settler phase: used in it, or dropped when it ends.
+    assert action == UseHacienda(True) and [q.text for q in left] == ["settle coffee"]
+    assert left[0].key == DecisionKey(0, DecisionKind.SETTLE, 1, 0)
     game.apply(0, action)
     action, left = take_queued(game, 0, left)
     assert action == TakePlantation(COFFEE) and left == []

@@ -176,7 +176,16 @@ def test_keep_in_order_of_preference() -> None:
         (SUGAR,), INDIGO
     )
     assert "no tobacco" in rejected("keep tobacco", game, 1).reason
-    assert "hold 1 kind" in rejected("keep sugar in warehouse, coffee in warehouse", game, 1).reason
+    # Not as written: asked back with the ways to keep both, never something close.
+    err = rejected("keep sugar in warehouse, coffee in warehouse", game, 1)
+    assert isinstance(err, AmbiguousOrder) and "1 kind in warehouses" in err.reason
+    assert set(err.alternatives) == {
+        "keep sugar in warehouse, 1 coffee on wind rose",
+        "keep coffee in warehouse, 1 sugar on wind rose",
+    }
+    err = rejected("keep sugar, coffee and indigo", game, 1)
+    assert not isinstance(err, AmbiguousOrder)
+    assert "you cannot keep sugar, coffee and indigo" in err.reason
 
 
 # -- the trader: seed 001 -------------------------------------------------------------
@@ -339,10 +348,15 @@ def test_hacienda_then_settle_in_one_mail() -> None:
     assert order("no hacienda", game, 0) == UseHacienda(False)
     assert order("no", game, 0) == UseHacienda(False)
     assert order("hacienda", game, 0) == UseHacienda(True)
+    # One turn: the hacienda's default on the way, then the tile, both done now.
     report = check_mail("settle coffee", game, 0)
-    assert report.actions == [UseHacienda(True)]
-    (queued,) = report.queued
-    assert queued.key.kind.value == "settle"
+    assert report.actions == [UseHacienda(True), TakePlantation(COFFEE, False)]
+    assert report.queued == []
+    # A tile that cannot be taken leaves the hacienda undone too.
+    report = check_mail("settle tobacco", game, 0)
+    assert report.actions == [] and report.queued == []
+    (err,) = report.errors
+    assert "no tobacco plantation face up" in err.reason
 
 
 def test_builder_ambiguity_names_the_alternatives() -> None:

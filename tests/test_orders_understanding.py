@@ -318,9 +318,10 @@ def test_a_line_not_understood_stops_the_colonist_order_it_may_belong_to() -> No
 
 def test_a_bare_answer_after_a_role_is_for_that_role_s_decision() -> None:
     report = check_mail("Settler\nquarry", role_game(), 0)
-    assert report.errors == [] and report.actions == [PickRole(Role.SETTLER)]
-    (kept,) = report.queued
-    assert kept.key.kind is DecisionKind.SETTLE and kept.text == "take quarry"
+    # One turn: the role and the tile its phase asks of him, both done now.
+    assert report.errors == [] and report.queued == []
+    assert report.actions == [PickRole(Role.SETTLER), TakeQuarry(False)]
+    assert [a.meaning for a in report.accepted] == ["role settler", "take quarry"]
 
 
 def test_a_bare_word_of_another_order_is_first_an_answer_to_the_decision_asked() -> None:

@@ -47,6 +47,8 @@ from moderator.render import (
 from moderator.render.env import environment, template_root, wrap
 from moderator.render.views import (
     MailView,
+    Note,
+    NoteKind,
     UpdateMail,
     format_deadline,
     own_mayor_examples,
@@ -379,7 +381,9 @@ def evil_mails() -> list[MailView]:
         board_mail(game, TAG, events),
         update_mail(game, TAG, seat, board=public.board, events=public.events),
         update_mail(game, TAG, seat, board=public.board, reply=report, copied_from=EVIL),
-        update_mail(game, TAG, 0, board=public.board, notes=[EVIL]),
+        update_mail(
+            game, TAG, 0, board=public.board, notes=[Note(NoteKind.DROPPED, (), (EVIL,), EVIL)]
+        ),
         undo_mail(game, TAG, seat, reason=EVIL, by=EVIL),
         game_start_mail(game, TAG, seat, EVIL, reply_to=EVIL),
         game_end_mail(game, TAG, seat, lines),

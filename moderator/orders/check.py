@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import cast
@@ -20,6 +21,7 @@ from .commands import (
     KeepCmd,
     MayorCmd,
     PassCmd,
+    RoleCmd,
     ServiceCommand,
     is_absence,
     is_service,
@@ -28,10 +30,14 @@ from .commands import (
 from .errors import AmbiguousOrder, IllegalOrder, OrderError, OrderSyntaxError
 from .format import format_action, legal_orders
 from .parser import Alternative, Parsed, Segment, parse_mail, password, segments
-from .queue import DecisionKey, QueuedOrder, decision_key
+from .queue import DecisionKey, QueuedOrder, decision_key, passed_this_round, role_kinds
 from .reading import phrase
 from .resolve import KIND_NAMES, decision_of, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary, known, suggestions
+
+_SETTLE = DecisionKind.SETTLE
+# The text of the hacienda's default taken on the way to a settle order.
+_HACIENDA_DEFAULT = "(hacienda: the default)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,10 +218,15 @@ def _courtesy(line: str) -> bool:
     return bool(_greeting().match(line)) and len(line) <= 40
 
 
-def check_mail(text: str, game: Game, seat: int) -> Report:
+def check_mail(
+    text: str, game: Game, seat: int, done: Callable[[DecisionKind], str | None] | None = None
+) -> Report:
     """Read every order of a mail body for ``seat``: the order for the decision he faces
     now is resolved to an action; orders for later decisions are kept; every bad line
-    is reported (later lines are still checked). The game is not changed."""
+    is reported (later lines are still checked). The game is not changed. ``done``: what
+    the seat did this round in a kind of decision, if anything (from the game's log): an
+    order for a decision of this round already taken is answered with it, not kept for
+    the next round (a resent mail)."""
     report = Report(seat, password=password(text))
     report.legal = legal_orders(game, seat)
     decision = decision_of(game, seat)
@@ -227,6 +238,7 @@ def check_mail(text: str, game: Game, seat: int) -> Report:
     commands = [i.command for i in items if isinstance(i, Parsed)]
     says_hacienda = any(isinstance(c, HaciendaCmd) for c in commands)
     now_line: int | None = None  # the line that answered (or failed) the current decision
+    unpicked: tuple[int, RoleCmd] | None = None  # the role asked now, that failed
     for item in items:
         if isinstance(item, OrderError):
             own = said.get(id(item), item.line)
@@ -278,7 +290,7 @@ def check_mail(text: str, game: Game, seat: int) -> Report:
                         report.accepted.append(
                             Accepted(
                                 seg.line_no,
-                                "(hacienda: the default)",
+                                _HACIENDA_DEFAULT,
                                 HaciendaCmd(True),
                                 action=default,
                                 meaning=format_action(default, game, seat),
@@ -294,19 +306,42 @@ def check_mail(text: str, game: Game, seat: int) -> Report:
                     f"not used: line {now_line} answered {KIND_NAMES[decision.kind]} "
                     "and was rejected"
                 )
+            elif (
+                decision is not None
+                and kind in (None, decision.kind)
+                and now_line is not None
+                and decision.kind is not DecisionKind.LOAD  # loads come round again
+            ):
+                # Kept, it would only be dropped once this decision is taken.
+                raise IllegalOrder(
+                    f"not used: line {now_line} already answers {KIND_NAMES[decision.kind]}"
+                )
             key = decision_key(game_command, game, seat)
             if key is None:
                 raise IllegalOrder(
                     "the game is over" if game.over else "you have nothing to decide now"
                 )
+            if (
+                not key.current
+                and done is not None
+                and passed_this_round(game, seat, game_command, key.kind)
+            ):
+                what = done(key.kind)
+                if what is not None:
+                    raise IllegalOrder(f"already done: {what}")
             if isinstance(game_command, PassCmd) and game_command.kind is None:
                 game_command = PassCmd(key.kind)
             report.accepted.append(
                 Accepted(seg.line_no, seg.text, game_command, key=key, reading=reading)
             )
         except OrderError as err:
+            if now_line == seg.line_no and isinstance(game_command, RoleCmd):
+                unpicked = (now_line, game_command)
             report.errors.append(_placed(err, seg).with_legal(report.legal))
     _whole_colonist_order(report, decision)
+    if unpicked is not None:
+        _without_role(report, *unpicked)
+    _complete_turn(report, game, seat, says_hacienda)
     return report
 
 
@@ -370,6 +405,89 @@ def _signature(text: str, err: OrderError, items: list[Parsed | OrderError], gam
         w in known() or difflib.get_close_matches(w, suggestions(), cutoff=0.8)
         for w in name.split()
     )
+
+
+def _without_role(report: Report, line_no: int, role: RoleCmd) -> None:
+    """The role asked now cannot be taken: the mail's orders for its phase, the rest of
+    that turn, are not kept for another time either."""
+    kinds = {k for ref in role.roles for k in role_kinds(ref.role)}
+    why = IllegalOrder(
+        f"not done: line {line_no} (the role) cannot be done, and a turn's orders are "
+        "done all together or not at all"
+    )
+    gone = [a for a in report.accepted if a.key is not None and a.key.kind in kinds]
+    report.accepted = [a for a in report.accepted if a not in gone]
+    errors = [why.at(a.text, a.line_no).with_legal(report.legal) for a in gone]
+    report.errors = sorted([*report.errors, *errors], key=lambda e: e.line_no or 0)
+
+
+def _complete_turn(report: Report, game: Game, seat: int, says_hacienda: bool) -> None:
+    """The mail's orders for the decisions its turn reaches without anyone else deciding
+    (a role and the first step of its phase, the hacienda and the tile) are done now,
+    all or none: one that cannot be done leaves the whole turn undone and is told, and
+    none of them is reported as kept. Only moves forced on someone come between (the
+    service applies them the same way, see Moderator._process_inner)."""
+    steps = [a for a in report.accepted if a.action is not None]
+    later = [a for a in report.accepted if a.action is None and a.key is not None]
+    if not steps or not later:
+        return
+    sim = game.copy()
+    for a in steps:
+        assert a.action is not None
+        sim.apply(seat, a.action)
+    decided = {k for a in steps if (k := target_kind(a.command)) is not None}
+    first = len(steps)
+    used: list[Accepted] = []
+    while not sim.over:
+        decision = decision_of(sim, seat)
+        if decision is not None and decision.kind not in decided:
+            kind = decision.kind
+            item = next((a for a in later if a not in used and a.key and a.key.kind is kind), None)
+            if item is None and kind is DecisionKind.HACIENDA and not says_hacienda:
+                settle = next((a for a in later if a.key and a.key.kind is _SETTLE), None)
+                if settle is not None:
+                    # The hacienda question is answered with its default on the way.
+                    default = default_action(sim, seat)
+                    assert default is not None
+                    step = Accepted(settle.line_no, _HACIENDA_DEFAULT, HaciendaCmd(True))
+                    item = replace(step, action=default)
+            if item is not None:
+                decided.add(kind)
+                try:
+                    action = item.action or resolve(item.command, sim, seat)
+                except OrderError as err:
+                    cmd = item.command
+                    if isinstance(cmd, MayorCmd) and not (cmd.removals or cmd.placements):
+                        break  # only a word on the extra colonist: he is asked where they go
+                    _undo_turn(report, steps, item, err)
+                    return
+                steps.append(
+                    replace(item, action=action, key=None, meaning=format_action(action, sim, seat))
+                )
+                if item in later:
+                    used.append(item)
+                sim.apply(seat, action)
+                continue
+        forced = next((d for d in sim.decisions() if d.forced), None)
+        if forced is None:
+            break  # someone decides: the turn is over
+        sim.apply(forced.seat, forced.actions[0])
+    if len(steps) > first:
+        report.accepted = steps + [a for a in report.accepted if a not in steps and a not in used]
+
+
+def _undo_turn(report: Report, steps: list[Accepted], failed: Accepted, err: OrderError) -> None:
+    """Nothing of the turn is done: the failing order is told with its reason, the
+    others as not done because of it."""
+    why = IllegalOrder(
+        f"not done: line {failed.line_no} of the same turn cannot be done, and a turn's "
+        "orders are done all together or not at all"
+    )
+    errors = [err if err.line else err.at(failed.text, failed.line_no)]
+    errors += [why.at(a.text, a.line_no) for a in steps if a.text != _HACIENDA_DEFAULT]
+    report.accepted = [a for a in report.accepted if a not in steps and a is not failed]
+    errors = [e.with_legal(report.legal) for e in errors]
+    report.errors = sorted([*report.errors, *errors], key=lambda e: e.line_no or 0)
 
 
 def parse_text(text: str) -> list[Command]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from ..engine.actions import Action, DecisionKind
+from ..engine.components import Role
 from ..engine.defaults import default_action
 from ..engine.game import Game
 from ..engine.state import Phase
@@ -16,6 +17,7 @@ from .commands import (
     GameCommand,
     HaciendaCmd,
     PassCmd,
+    RoleCmd,
     is_absence,
     is_service,
     target_kind,
@@ -181,35 +183,119 @@ def try_queued(game: Game, seat: int, queued: Sequence[GameCommand]) -> Action |
     return None
 
 
+def bind(item: QueuedOrder, game: Game) -> QueuedOrder:
+    """An order kept for the next decision of its kind, tied to the phase in progress
+    once that decision is to come in it: it is used there or dropped when it ends, never
+    carried on to a later round."""
+    k = item.key
+    if k.current or game.over or not _still_to_come(game, k.seat, k.kind):
+        return item
+    s = game.state
+    return QueuedOrder(DecisionKey(k.seat, k.kind, s.round, s.picks), item.command, item.text)
+
+
+def role_kinds(role: Role) -> frozenset[DecisionKind]:
+    """The decisions the phase of ``role`` asks (none for a prospector)."""
+    phase = Phase.__members__.get(role.name)
+    return frozenset(k for k, phases in _PHASES.items() if phase in phases)
+
+
+def passed_this_round(game: Game, seat: int, command: GameCommand, kind: DecisionKind) -> bool:
+    """Whether ``command``, an order for ``seat``'s next ``kind`` decision, names one of
+    this round already behind him: the phase that asks it was chosen this round and has
+    no more of it for him. A role is ordered ahead for the next round, unless it names a
+    role he took this round (a resent order)."""
+    s = game.state
+    if kind is DecisionKind.ROLE:
+        mine = sum(1 for taker in s.role_taken.values() if taker == seat)
+        return (
+            isinstance(command, RoleCmd)
+            and any(s.role_taken.get(int(ref.role)) == seat for ref in command.roles)
+            and mine >= game.round_size // s.n
+        )
+    for role, taker in s.role_taken.items():
+        if kind not in role_kinds(Role(role)):
+            continue
+        if kind is DecisionKind.CRAFTSMAN_EXTRA and taker != seat:
+            continue
+        return not _still_to_come(game, seat, kind)
+    return False
+
+
+def passed_by(item: QueuedOrder, role: Role, picker: int, game: Game) -> bool:
+    """``role`` was just picked (by ``picker``), its phase carries the decision ``item``
+    was kept for, and that decision is not to come to its seat in it (he was passed over,
+    or the phase is over): the order is not carried on to a later round."""
+    k = item.key
+    if k.current or k.kind not in role_kinds(role):
+        return False
+    if k.kind is DecisionKind.CRAFTSMAN_EXTRA and k.seat != picker:
+        return False  # only the craftsman's own pick asks it
+    return bind(item, game) is item
+
+
+def taken(item: QueuedOrder, decided: DecisionKey) -> bool:
+    """Whether ``decided`` (a decision just taken, by anyone) was the one ``item`` was
+    kept for. Loads come round again in a captain phase: a kept load waits for the
+    seat's next one, until the phase ends."""
+    return item.key == decided and decided.kind is not DecisionKind.LOAD
+
+
+@dataclass(frozen=True, slots=True)
+class KeptStep:
+    """What the kept orders do for a seat's decision now: the action (None: he is
+    asked), the order used, and the ones dropped for it with the reason."""
+
+    action: Action | None
+    used: QueuedOrder | None
+    dropped: tuple[tuple[QueuedOrder, str], ...] = ()
+
+
+def kept_step(game: Game, seat: int, queue: Sequence[QueuedOrder]) -> KeptStep:
+    """The kept order of ``seat`` for his decision now, tried in the position: the first
+    that resolves is used, each that cannot be done is dropped with its reason; a kept
+    settle order answers the hacienda question on the way with its default."""
+    decision = decision_of(game, seat)
+    if decision is None:
+        return KeptStep(None, None)
+    dropped: list[tuple[QueuedOrder, str]] = []
+    for item in [q for q in queue if q.key.seat == seat and q.key.kind is decision.kind]:
+        try:
+            return KeptStep(resolve(item.command, game, seat), item, tuple(dropped))
+        except OrderError as err:
+            dropped.append((item, err.reason))
+    gone = [q for q, _ in dropped]
+    mine = [q.command for q in queue if q.key.seat == seat and q not in gone]
+    for command in mine:
+        if _implies(command, decision.kind, mine):
+            return KeptStep(default_action(game, seat), None, tuple(dropped))
+    return KeptStep(None, None, tuple(dropped))
+
+
 def take_queued(
     game: Game, seat: int, queue: Sequence[QueuedOrder]
 ) -> tuple[Action | None, list[QueuedOrder]]:
-    """Like try_queued over stored orders: returns the action to apply (or None) and the
+    """kept_step over stored orders: returns the action to apply (or None) and the
     queue left afterwards (stale orders, the used one and the ones that failed removed)."""
-    left = prune(queue, game)
-    decision = decision_of(game, seat)
-    if decision is None:
-        return None, left
-    for item in [q for q in left if q.key.seat == seat]:
-        if item.key.kind is decision.kind:
-            left.remove(item)
-            try:
-                return resolve(item.command, game, seat), left
-            except OrderError:
-                continue
-    mine = [q.command for q in left if q.key.seat == seat]
-    for command in mine:
-        if _implies(command, decision.kind, mine):
-            return default_action(game, seat), left
-    return None, left
+    left = [bind(q, game) for q in prune(queue, game)]
+    step = kept_step(game, seat, left)
+    gone = [q for q, _ in step.dropped] + ([step.used] if step.used is not None else [])
+    return step.action, [q for q in left if q not in gone]
 
 
 __all__ = [
     "DecisionKey",
+    "KeptStep",
     "QueuedOrder",
+    "bind",
     "decision_key",
     "enqueue",
+    "kept_step",
+    "passed_by",
+    "passed_this_round",
     "prune",
+    "role_kinds",
     "take_queued",
+    "taken",
     "try_queued",
 ]

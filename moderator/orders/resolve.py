@@ -4,7 +4,7 @@ published defaults; an order that could mean two things is an error, never a gue
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engine.actions import (
     PASS,
@@ -251,10 +251,14 @@ def _build(cmd: BuildCmd, s: State, seat: int, legal: Sequence[Action]) -> Actio
     raise IllegalOrder(f"you cannot build a {b.label} now")  # pragma: no cover
 
 
-def or_list(items: Sequence[str]) -> str:
+def or_list(items: Sequence[str], word: str = "or") -> str:
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def _and_list(items: Sequence[str]) -> str:
+    return or_list(items, "and")
 
 
 # -- trader --------------------------------------------------------------------------
@@ -359,30 +363,54 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
         assert default is not None
         return default
     cap = captain.warehouse_kinds(p)
-    for item in cmd.items:
+    items = cmd.items
+    last = items[-1].where
+    if last is Where.WAREHOUSE and all(i.where is None for i in items[:-1]):
+        # "keep corn and sugar in the warehouse": the place is said once for all.
+        items = tuple(replace(i, where=last) for i in items)
+    for item in items:
         if p.goods[item.good] <= 0:
             raise IllegalOrder(f"you have no {item.good.label}")
         if item.where is Where.WINDROSE and item.count not in (None, 1):
             raise IllegalOrder("the wind rose holds one barrel")
         if item.where is Where.WAREHOUSE and cap == 0:
             raise IllegalOrder("you have no manned warehouse")
-    in_house = [i.good for i in cmd.items if i.where is Where.WAREHOUSE]
-    on_rose = [i.good for i in cmd.items if i.where is Where.WINDROSE]
-    if len(set(in_house)) > cap:
-        raise IllegalOrder(f"your warehouses hold {cap} kind{'s' if cap != 1 else ''}")
-    if len(set(on_rose)) > 1:
-        raise IllegalOrder("the wind rose holds one barrel")
-    fits = [
-        a
-        for a in stores
-        if all(g in a.warehouse for g in in_house) and all(a.windrose is g for g in on_rose)
-    ]
-    if not fits:
-        raise IllegalOrder("that does not fit your warehouses and wind rose")
-    plain = [i.good for i in cmd.items if i.where is None]
+    in_house = [i.good for i in items if i.where is Where.WAREHOUSE]
+    on_rose = [i.good for i in items if i.where is Where.WINDROSE]
+    plain = [i.good for i in items if i.where is None]
 
     def kept(a: Store, g: Good) -> int:
         return (p.goods[g] if g in a.warehouse else 0) + (1 if a.windrose is g else 0)
+
+    # Every good named is kept, where and as many barrels as said: an order that cannot
+    # be done as written is asked back (naming the ways to keep every good it names),
+    # never replaced by one that keeps something else.
+    close = [a for a in stores if all(kept(a, i.good) >= 1 for i in items)]
+    fits = [
+        a
+        for a in close
+        if all(g in a.warehouse for g in in_house)
+        and all(a.windrose is g for g in on_rose)
+        and all(i.count in (None, kept(a, i.good)) for i in items)
+    ]
+    if not fits:
+        room = f"{cap} kind{'s' if cap != 1 else ''} in warehouses and 1 barrel on the wind rose"
+        counted = [i for i in items if i.count is not None]
+        if counted:
+            g = counted[0].good
+            reason = (
+                f"you cannot keep exactly {counted[0].count} {g.label}: a warehouse keeps all "
+                f"{p.goods[g]} barrels of a kind, the wind rose 1"
+            )
+        else:
+            where = " as you wrote" if in_house or on_rose else ""
+            reason = f"you cannot keep {_and_list([i.good.label for i in items])}{where}"
+        if not close:
+            raise IllegalOrder(f"{reason}: you may keep {room}")
+        from .format import format_action  # (format reads decisions from this module)
+
+        ways = [format_action(a, game, seat) for a in close]
+        raise AmbiguousOrder(f"{reason} ({room}): write which", alternatives=ways)
 
     def preference(a: Store) -> tuple[object, ...]:
         # Named goods in order: most barrels kept, warehouse before wind rose; then the

@@ -870,6 +870,73 @@ def first_line(seat: SeatView, reply: ReplyView | None = None) -> str:
     return line
 
 
+class NoteKind(enum.Enum):
+    """What was done for a player without an order of his in the mail answered."""
+
+    FORCED = "forced"  # his only choice, made for him
+    DEFAULT = "default"  # the published default, at his deadline
+    AUTOPILOT = "autopilot"  # the autopilot, at his deadline
+    ABSENT = "absent"  # the autopilot, while he is away
+    KEPT = "kept"  # an order he kept for later, applied
+    DROPPED = "dropped"  # an order he kept for later, dropped
+    SAID = "said"  # a sentence worded elsewhere (and notes stored before these kinds)
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """One line of a player's mail on what was done for him, worded by note_text:
+    ``orders`` the moves as orders; for a kept order applied ``texts`` his words for
+    each; for one dropped ``texts`` his words and ``reason`` why; for SAID ``reason`` is
+    the whole sentence."""
+
+    kind: NoteKind
+    orders: tuple[str, ...] = ()
+    texts: tuple[str, ...] = ()
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "kind": self.kind.value,
+            "orders": list(self.orders),
+            "texts": list(self.texts),
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_stored(cls, data: object) -> Note:
+        """Inverse of to_dict; a plain string (stored before notes had kinds) is said."""
+        if not isinstance(data, dict):
+            return cls(NoteKind.SAID, reason=str(data))
+        return cls(
+            NoteKind(data["kind"]),
+            tuple(str(o) for o in data.get("orders", ())),
+            tuple(str(t) for t in data.get("texts", ())),
+            str(data.get("reason", "")),
+        )
+
+
+_NOTE_HEADS = {
+    NoteKind.FORCED: "Your only choice was made for you",
+    NoteKind.DEFAULT: "No order came by the deadline, so the default was applied",
+    NoteKind.AUTOPILOT: "No order came by the deadline, so the autopilot played",
+    NoteKind.ABSENT: "You are away, so the autopilot played for you",
+    NoteKind.KEPT: "Your kept order was applied",
+}
+
+
+def note_text(note: Note) -> str:
+    """A note as the one line the player reads."""
+    texts = [printable(t) for t in note.texts]
+    if note.kind is NoteKind.SAID:
+        return printable(note.reason)
+    if note.kind is NoteKind.DROPPED:
+        return f"Your kept order “{''.join(texts)}” was dropped: {printable(note.reason)}."
+    items = list(note.orders)
+    if note.kind is NoteKind.KEPT:
+        items = [f"“{t}” as {o}" for t, o in zip(texts, note.orders, strict=True)]
+    return f"{_NOTE_HEADS[note.kind]}: {'; '.join(items)}."
+
+
 @dataclass(frozen=True, slots=True)
 class UpdateMail:
     """A player's mail after a change, or the answer to his mail: his orders (a reply),
@@ -1174,7 +1241,7 @@ def update_mail(
     board: BoardView | None,
     events: Sequence[str] = (),
     reply: Report | ReplyView | None = None,
-    notes: Sequence[str] = (),
+    notes: Sequence[Note] = (),
     deadline: datetime | None = None,
     time_zone: str = "UTC",
     kept: Sequence[QueuedOrder] = (),
@@ -1204,7 +1271,7 @@ def update_mail(
         tag=printable(tag),
         seat=view,
         reply=answer,
-        notes=tuple(notes),
+        notes=tuple(note_text(n) for n in notes),
         events=tuple(events),
         board=board,
         copied_from=None if copied_from is None else printable(copied_from),
@@ -1259,7 +1326,7 @@ def game_end_mail(
     *,
     board: BoardView | None = None,
     reply: Report | ReplyView | None = None,
-    notes: Sequence[str] = (),
+    notes: Sequence[Note] = (),
 ) -> GameEndMail:
     """The final scores with the breakdown, and the final board."""
     scores = scores_view(game)
@@ -1274,7 +1341,7 @@ def game_end_mail(
         name=names_of(game)[seat] if seat is not None else None,
         seat=seat,
         reply=answer,
-        notes=tuple(notes),
+        notes=tuple(note_text(n) for n in notes),
     )
 
 
@@ -1466,6 +1533,8 @@ __all__ = [
     "LayoutTile",
     "MailView",
     "MayorView",
+    "Note",
+    "NoteKind",
     "NoticeMail",
     "OrderLine",
     "PlayerView",
@@ -1504,6 +1573,7 @@ __all__ = [
     "help_mail",
     "history_mail",
     "mail_preference_note",
+    "note_text",
     "notice_mail",
     "outcome_text",
     "own_mayor_examples",

@@ -30,7 +30,7 @@ from ..render import (
     unknown_sender_mail,
     update_mail,
 )
-from ..render.views import WAITS_FOR_YOU, Absence, outcome_text, standing_lines
+from ..render.views import WAITS_FOR_YOU, Absence, Note, outcome_text, standing_lines
 from ..store import models as m
 
 
@@ -136,7 +136,7 @@ class Composer:
         board: BoardView | None,
         events: Sequence[str] = (),
         reply: Report | ReplyView | None = None,
-        notes: Sequence[str] = (),
+        notes: Sequence[Note] = (),
         kept: Sequence[QueuedOrder] = (),
         copied_from: str | None = None,
         summary: int | None = None,

@@ -15,14 +15,15 @@ from sqlalchemy.orm import Session, joinedload, sessionmaker
 
 from ..archive.log import game_log
 from ..config import Config
-from ..engine import Action, Event, Game, action_from, action_to
+from ..engine import Action, DecisionKind, Event, Game, PickRole, action_from, action_to
 from ..engine.defaults import default_action
 from ..mail.envelope import Envelope, is_own_mail, parse_envelope
-from ..orders import Report, check_mail, format_action, take_queued
+from ..orders import Accepted, Report, check_mail, format_action
 from ..orders.commands import AwayCmd, HistoryCmd
 from ..orders.errors import IllegalOrder
 from ..orders.parser import password as password_line
-from ..orders.queue import DecisionKey
+from ..orders.queue import DecisionKey, bind, kept_step, passed_by, taken
+from ..orders.resolve import KIND_NAMES
 from ..render import Refusal
 from ..render.views import Absence, absence_text
 from ..store import models as m
@@ -62,6 +63,15 @@ class Applied:
     from_mail: int = 0
     # The actions the autopilot took for absent players (by their index in ``actions``).
     absent: set[int] = field(default_factory=set)
+    # The decision each action took (by its index in ``actions``).
+    decided: list[DecisionKey] = field(default_factory=list)
+    # Kept orders dropped, for the mails: seat, the player's text, and why; and the mail
+    # each came in (its inbound message's id).
+    dropped: list[tuple[int, str, str, int | None]] = field(default_factory=list)
+    # The actions that were kept orders (by index in ``actions``), with their mail's id.
+    kept: dict[int, int | None] = field(default_factory=dict)
+    # Actions the answer to the mail already tells as done (by index in ``actions``).
+    told: set[int] = field(default_factory=set)
 
     @property
     def changed(self) -> bool:
@@ -410,12 +420,24 @@ class Moderator:
         caps = self.config.caps
         bounded = bound_text(env.text, caps, cut=env.cut)
         env = replace(env, text=bounded.text)
-        report = check_mail(env.text, game, seat.seat_index)
+        idx, round_ = seat.seat_index, game.state.round
+        replayed: dict[DecisionKind, str | None] = {}
+
+        def done(kind: DecisionKind) -> str | None:
+            if kind not in replayed:  # a replay each: once per kind and mail
+                replayed[kind] = self._done(session, game_row, idx, kind, round_)
+            return replayed[kind]
+
+        report = check_mail(env.text, game, idx, done=done)
         report.services, unanswered = bound_services(report.services, caps)
         said = mail_preference(seat, report.services)
         applied = Applied()
         for accepted in report.accepted:
             if accepted.action is not None:
+                # The steps of one turn, with only forced moves between (check_mail).
+                while accepted.action not in game.legal_actions(seat.seat_index):
+                    if not self._force(game, applied):
+                        raise AssertionError(f"{accepted.action!r} is not legal")
                 self._apply(
                     game,
                     seat.seat_index,
@@ -431,6 +453,7 @@ class Moderator:
         message.outcome = outcome_of(report, message.applied)
         kept = self._advance(session, game_row, game, applied)
         kept = self._settle(session, game_row, game, applied, kept, message, movers=movers)
+        told(report, applied, message.id)
         answer = Answer(seat, env, message, report, report.services, said)
         # A mail of nothing but "help" or "history" gets only that answer.
         only_services = report.services and not answer.wants_board
@@ -644,6 +667,9 @@ class Moderator:
         text: str | None = None,
     ) -> None:
         echo = format_action(action, game, seat)
+        kind = game.kind()
+        assert kind is not None
+        applied.decided.append(DecisionKey(seat, kind, game.state.round, game.state.picks))
         applied.events.extend(game.apply(seat, action))
         applied.actions.append((seat, action, actor, text))
         applied.echoes.append(echo)
@@ -680,38 +706,123 @@ class Moderator:
 
     def _advance(self, session: Session, game_row: m.Game, game: Game, applied: Applied) -> Kept:
         """Apply forced decisions and kept orders until someone must be asked; the kept
-        orders still waiting."""
+        orders still waiting. A kept order is used at its decision or dropped (and the
+        player told): when that decision is taken otherwise, when it cannot be done, when
+        its phase ends without it."""
         queue = kept_orders(session, game_row.id)
         now = self.clock()
-        while not game.over:
+        seen = 0  # the decisions of ``applied`` already checked against the queue
+        while True:
+            queue = self._keep_true(session, game, queue, applied, seen)
+            seen = len(applied.decided)
+            if game.over:
+                break
             progressed = False
             for decision in game.decisions():
-                if decision.forced:
-                    self._apply(
-                        game, decision.seat, decision.actions[0], m.ActorKind.FORCED, applied
-                    )
+                step = kept_step(game, decision.seat, [q for _, q in queue])
+                gone = {id(q): reason for q, reason in step.dropped}
+                for row, q in queue:
+                    if q is step.used:
+                        row.applied_at = now
+                        applied.kept[len(applied.actions)] = row.inbound_message_id
+                    elif id(q) in gone:
+                        row.superseded = True
+                        applied.dropped.append(
+                            (q.key.seat, q.text, gone[id(q)], row.inbound_message_id)
+                        )
+                queue = [(r, q) for r, q in queue if q is not step.used and id(q) not in gone]
+                if step.action is not None:
+                    text = None if step.used is None else step.used.text
+                    self._apply(game, decision.seat, step.action, m.ActorKind.PLAYER, applied, text)
                     progressed = True
                     break
-                items = [q for _, q in queue]
-                action, left = take_queued(game, decision.seat, items)
-                kind = game.kind()
-                used: str | None = None
-                for row, q in queue:
-                    if q in left:
-                        continue
-                    if action is not None and q.key.seat == decision.seat and q.key.kind is kind:
-                        row.applied_at = now
-                        used = q.text
-                    else:  # stale, or no longer possible: the player is asked instead
-                        row.superseded = True
-                queue = [(row, q) for row, q in queue if q in left]
-                if action is not None:
-                    self._apply(game, decision.seat, action, m.ActorKind.PLAYER, applied, used)
+                if decision.forced:  # after the kept orders: one that fits is said as such
+                    action = decision.actions[0]
+                    self._apply(game, decision.seat, action, m.ActorKind.FORCED, applied)
                     progressed = True
                     break
             if not progressed:
                 break
         return queue
+
+    @staticmethod
+    def _keep_true(session: Session, game: Game, queue: Kept, applied: Applied, seen: int) -> Kept:
+        """Kept orders brought in line with the position: each one whose decision was taken
+        (by the decisions of ``applied`` from ``seen`` on), or whose phase is over, is
+        dropped and its player told why; one for the next decision of its kind is tied to
+        the phase in progress once that decision is to come in it (of two orders for one
+        decision, the later replaces the earlier)."""
+        decided = applied.decided[seen:]
+        picked = [
+            (seat, action.role)
+            for seat, action, _, _ in applied.actions[seen:]
+            if isinstance(action, PickRole)
+        ]
+        out: Kept = []
+        for row, q in queue:
+            reason: str | None = None
+            by = next((seen + i for i, d in enumerate(decided) if taken(q, d)), None)
+            passed = next((r for seat, r in picked if passed_by(q, r, seat, game)), None)
+            if game.over:
+                reason = ""  # nothing is left to decide, nothing to tell
+            elif by is not None:
+                reason = f"that decision was taken ({applied.echoes[by]})"
+            elif q.key.stale(game):
+                reason = "the phase it was for ended before it could be used"
+            elif passed is not None:
+                what = KIND_NAMES[q.key.kind]
+                reason = f"the {passed.label} phase went by without asking you {what}"
+            if reason is None:
+                out.append((row, bind(q, game)))
+                continue
+            row.superseded = True
+            if reason:
+                applied.dropped.append((q.key.seat, q.text, reason, row.inbound_message_id))
+        latest = {q.key: row.id for row, q in out}
+        for row, q in out:
+            if latest[q.key] != row.id:
+                row.superseded = True
+                later = next(o for r, o in out if r.id == latest[q.key])
+                applied.dropped.append(
+                    (q.key.seat, q.text, f"replaced by “{later.text}”", row.inbound_message_id)
+                )
+        if len(latest) < len(out):
+            session.flush()  # before a key changes: one waiting order per decision
+        out = [(row, q) for row, q in out if latest[q.key] == row.id]
+        for row, q in out:
+            text = key_text(q.key)
+            if row.decision_key != text:
+                row.decision_key = text
+                row.parsed_json = json.dumps(q.to_dict())
+        return out
+
+    def _done(
+        self, session: Session, game_row: m.Game, seat: int, kind: DecisionKind, round_: int
+    ) -> str | None:
+        """What ``seat`` ordered (or had done for him) in his ``kind`` decisions of round
+        ``round_``, as orders; None if nothing. Replays the log: asked only of an order for
+        a decision this round has already asked (a resent mail)."""
+        game = self.start(game_row)
+        rows = session.execute(
+            select(m.Action.seat_index, m.Action.action_json)
+            .where(m.Action.game_id == game_row.id)
+            .order_by(m.Action.seq)
+        )
+        echoes: list[str] = []
+        for who, action_json in rows:
+            action = action_from(json.loads(action_json))
+            if who == seat and game.state.round == round_ and game.kind() is kind:
+                echoes.append(format_action(action, game, seat))
+            game.apply(-1 if who is None else who, action)
+        return "; ".join(echoes) or None
+
+    def _force(self, game: Game, applied: Applied) -> bool:
+        """Apply the first move forced on anyone (only one choice); False if none is."""
+        decision = next((d for d in game.decisions() if d.forced), None)
+        if decision is None:
+            return False
+        self._apply(game, decision.seat, decision.actions[0], m.ActorKind.FORCED, applied)
+        return True
 
     def _commit_game(
         self,
@@ -1163,6 +1274,25 @@ class PlanJob:
 def absence_done(report: Report) -> bool:
     """The mail's absence order was carried out."""
     return report.absence is not None and bool(report.absence.meaning)
+
+
+def told(report: Report, applied: Applied, message_id: int) -> None:
+    """The mail's orders kept for later that this same run used or dropped are told as
+    what became of them, never also as kept: one used is done (and not told again as a
+    kept order applied), one dropped is told by its note."""
+    used = {applied.actions[i][3]: i for i, mail in applied.kept.items() if mail == message_id}
+    dropped = {text for _, text, _, mail in applied.dropped if mail == message_id}
+    out: list[Accepted] = []
+    for a in report.accepted:
+        kept = a.queued  # as stored: the text it was kept as
+        if kept is not None and kept.text in used:
+            i = used.pop(kept.text)
+            applied.told.add(i)
+            a = replace(a, action=applied.actions[i][1], key=None, meaning=applied.echoes[i])
+        elif kept is not None and kept.text in dropped:
+            continue
+        out.append(a)
+    report.accepted = out
 
 
 def outcome_of(report: Report, applied: int) -> m.Outcome:

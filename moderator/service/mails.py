@@ -41,11 +41,12 @@ from ..render import Ask, PublicView, Refusal, Rendered, public_view
 from ..render.message import valid_message_id
 from ..render.views import (
     ErrorLine,
+    Note,
+    NoteKind,
     OrderLine,
     ReplyView,
     ask_of,
     mail_preference_note,
-    printable,
     reply_view,
 )
 from ..store import models as m
@@ -93,7 +94,7 @@ class Answer:
     message: m.InboundMessage
     report: Report
     services: Sequence[ServiceCommand] = ()
-    notes: Sequence[str] = ()  # what his mail changed besides the game (his preference)
+    notes: Sequence[Note] = ()  # what his mail changed besides the game (his preference)
 
     @property
     def wants_board(self) -> bool:
@@ -169,7 +170,7 @@ class Unmailed:
     answers to his mails meanwhile (``replies``)."""
 
     events: list[str]
-    notes: list[str]
+    notes: list[Note]
     due: bool = False
     replies: list[HeldReply] = field(default_factory=list)
 
@@ -181,7 +182,7 @@ class Unmailed:
             data = json.loads(seat.unmailed)
             return cls(
                 [str(e) for e in data["events"]],
-                [str(n) for n in data["notes"]],
+                [Note.from_stored(n) for n in data["notes"]],
                 bool(data.get("due", False)),
                 [HeldReply.from_dict(r) for r in data.get("replies", ())],
             )
@@ -190,7 +191,10 @@ class Unmailed:
             return cls([], [])
 
     def keep(self, seat: m.Seat) -> None:
-        data: dict[str, Any] = {"events": self.events, "notes": self.notes}
+        data: dict[str, Any] = {
+            "events": self.events,
+            "notes": [n.to_dict() for n in self.notes],
+        }
         if self.due:
             data["due"] = True
         if self.replies:
@@ -231,7 +235,7 @@ def _hidden(game: Game, applied: Applied) -> bool:
     return all(isinstance(action, PlaceColonists | Store) for _, action, _, _ in applied.actions)
 
 
-def mail_preference(seat: m.Seat, services: Sequence[ServiceCommand]) -> tuple[str, ...]:
+def mail_preference(seat: m.Seat, services: Sequence[ServiceCommand]) -> tuple[Note, ...]:
     """Set how much mail ``seat`` wants, as its mail says ("mail my turns", "mail every
     change"; the last such order counts): the line that tells him, if it says so."""
     chosen = [c for c in services if isinstance(c, MailCmd)]
@@ -239,33 +243,43 @@ def mail_preference(seat: m.Seat, services: Sequence[ServiceCommand]) -> tuple[s
         return ()
     every = chosen[-1].every
     seat.mail_preference = m.MailPreference.EVERY if every else m.MailPreference.TURNS
-    return (mail_preference_note(every),)
+    return (Note(NoteKind.SAID, reason=mail_preference_note(every)),)
 
 
-def notes_of(applied: Applied) -> dict[int, list[str]]:
+def notes_of(applied: Applied) -> dict[int, list[Note]]:
     """What was done for each seat in a run without its order in the mail answered, one
-    line per kind: kept orders applied, moves forced, defaults and the autopilot."""
-    grouped: dict[int, dict[str, list[str]]] = {}
+    line per kind: kept orders applied, moves forced, defaults and the autopilot; and one
+    line for each kept order dropped."""
+    grouped: dict[int, dict[NoteKind, list[tuple[str, str]]]] = {}
     for i, (seat, _, actor, text) in enumerate(applied.actions):
+        if i in applied.told:
+            continue  # the answer to his mail says it
         echo = applied.echoes[i] if i < len(applied.echoes) else ""
         if actor is m.ActorKind.FORCED:
-            head = "Your only choice was made for you"
+            kind = NoteKind.FORCED
         elif actor is m.ActorKind.DEFAULT:
-            head = "No order came by the deadline, so the default was applied"
-        elif actor is m.ActorKind.AUTOPILOT and i in applied.absent:
-            head = "You are away, so the autopilot played for you"
+            kind = NoteKind.DEFAULT
         elif actor is m.ActorKind.AUTOPILOT:
-            head = "No order came by the deadline, so the autopilot played"
+            kind = NoteKind.ABSENT if i in applied.absent else NoteKind.AUTOPILOT
         elif actor is m.ActorKind.PLAYER and i >= applied.from_mail:
-            head = "Your kept order was applied"
-            echo = f"“{printable(text or '')}” as {echo}"
+            kind = NoteKind.KEPT
         else:
             continue
-        grouped.setdefault(seat, {}).setdefault(head, []).append(echo)
-    return {
-        seat: [f"{head}: {'; '.join(items)}." for head, items in heads.items()]
-        for seat, heads in grouped.items()
+        grouped.setdefault(seat, {}).setdefault(kind, []).append((echo, text or ""))
+    out = {
+        seat: [
+            Note(
+                kind,
+                tuple(echo for echo, _ in items),
+                tuple(text for _, text in items) if kind is NoteKind.KEPT else (),
+            )
+            for kind, items in kinds.items()
+        ]
+        for seat, kinds in grouped.items()
     }
+    for seat, text, reason, _ in applied.dropped:
+        out.setdefault(seat, []).append(Note(NoteKind.DROPPED, (), (text,), reason))
+    return out
 
 
 class Mailer:

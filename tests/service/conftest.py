@@ -43,6 +43,15 @@ def config() -> Config:
     )
 
 
+def start_at(
+    factory: sessionmaker[Session], config: Config, position: str, seed: int = 1
+) -> tuple[Moderator, str]:
+    """A moderator, and a game of the four players started from ``position`` (JSON)."""
+    moderator = Moderator(config, factory)
+    tag, _ = Admin(moderator).new_game(PLAYERS, seed=seed, position=position)
+    return moderator, tag
+
+
 @pytest.fixture
 def table(session_factory: sessionmaker[Session], config: Config) -> Iterator[Table]:
     moderator = Moderator(config, session_factory)

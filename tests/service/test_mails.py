@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 
 import pytest
-from conftest import PLAYERS, Table
+from conftest import PLAYERS, Table, start_at
 from letters import first_line, latest_reply_to, letter, outbox, text_of
 from positions import CORN, INDIGO, SUGAR, plant, ready
 from sqlalchemy import select
@@ -99,9 +99,7 @@ def mayor_game(factory: sessionmaker[Session], config: Config) -> tuple[Moderato
     # A second plantation each, so every player has a real choice to send.
     for seat, good in enumerate([CORN, CORN, SUGAR, INDIGO]):
         plant(game.state, seat, good)
-    moderator = Moderator(config, factory)
-    tag, _ = Admin(moderator).new_game(PLAYERS, seed=1, position=ready(game).to_json())
-    return moderator, tag
+    return start_at(factory, config, ready(game).to_json())
 
 
 def test_a_player_still_placing_colonists_gets_no_mail_for_the_others_layouts(

@@ -196,7 +196,7 @@ def test_an_unexpected_failure_rolls_back_and_keeps_the_message(
 ) -> None:
     import moderator.service.core as core
 
-    def boom(*_: object) -> None:
+    def boom(*_: object, **__: object) -> None:
         raise RuntimeError("disk on fire")
 
     before = count(table, m.OutboxMessage)
