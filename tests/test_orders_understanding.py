@@ -403,3 +403,15 @@ def test_a_line_not_understood_stops_the_keep_order_it_may_belong_to() -> None:
     assert check_mail("wind rose: sugar", game, seat).actions  # alone, it is done
     report = check_mail("grand warehouse: corn\nwind rose: sugar", game, seat)
     assert report.actions == [] and any("read whole" in e.reason for e in report.errors)
+
+
+@pytest.mark.parametrize(
+    "text", ["OK, I'll be settler this time.", "Hmm, settler card please", "Settler, obviously."]
+)
+def test_a_word_that_starts_the_reply_is_not_the_order(text: str) -> None:
+    assert done(text, role_game()) == ["role settler"]
+
+
+def test_one_tile_and_no_more() -> None:
+    assert done("One quarry for me please", settler_game()) == ["take quarry"]
+    assert check_mail("take 2 quarries", settler_game(), 0).actions == []

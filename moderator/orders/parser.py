@@ -247,10 +247,12 @@ class _ToCommand(Transformer[Token, Command]):
         self,
         _verb: Token,
         _on: Token | None,
-        _art: Token | None,
+        count: Token | None,
         good: Good | None,
         hospice: bool | None,
     ) -> SettleCmd:
+        if count is not None and int(count) != 1:
+            raise OrderSyntaxError("the settler takes one tile", column=count.column)
         return SettleCmd(good, hospice)
 
     def no_hospice(self, *_: Token) -> bool:

@@ -36,6 +36,8 @@ def _blank(m: re.Match[str]) -> str:
 # alone it asks for help.
 # "coffee roaster x2": a count written as a multiplication, the same length as "  2".
 _TIMES = re.compile(r"(?<=\s)[x\u00d7](\d)\b", re.IGNORECASE)
+# "Settler," : a comma that ends the order.
+_TRAILING = re.compile(r"[,;]+(?=[\s.!]*$)")
 _QUESTION = re.compile(r"(?<=\w)\s*\?+")
 
 
@@ -45,6 +47,7 @@ def normalise(text: str, vocab: Vocabulary = ENGLISH) -> str:
     and a question mark after words blanked out."""
     text = _courtesy(vocab).sub(_blank, text.translate(_APOSTROPHES))
     text = _TIMES.sub(lambda m: " " + m.group(1), text)
+    text = _TRAILING.sub(_blank, text)
     return _QUESTION.sub(_blank, text)
 
 
@@ -99,6 +102,10 @@ class Reading:
 
 
 _LABEL = re.compile(r"^\s*([a-z]+(?:\s+[a-z]+)?)\s*[:\-\u2013\u2014]", re.IGNORECASE)
+# "OK, I'll be trader", "Hmm, let me take the trader": a word that starts the reply.
+_INTERJECTION = re.compile(
+    r"^\s*(?:ok|okay|hmm+|well|so|right|alright|sure|yes|yeah)\b[\s,!.:]+(?=\w)", re.IGNORECASE
+)
 _LEAD = re.compile(r"^[\s,]*(?:(?:and|then|also)\b[\s,]*)+", re.IGNORECASE)
 _WORD = re.compile(r"[a-z][a-z']*", re.IGNORECASE)
 MAX_SLIPS = 3  # words corrected in one order at the most; keeps a strange mail cheap
@@ -213,6 +220,7 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
     of ``kind`` the player is asked now (None: none): as a bare answer to it ("sugar"
     -> "take sugar"), with a one-letter slip corrected ("suger" -> "sugar"), or both."""
     base = _LEAD.sub(_blank, normalise(text, vocab))
+    base = _INTERJECTION.sub(_blank, base)
     # When the order is for goes without saying: its kind says it ("Later, when someone
     # takes the captain: ship sugar on the 5"; "At the end of the captain phase keep ...").
     base = _when(vocab).sub(_blank, base)
