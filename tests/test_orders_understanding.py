@@ -153,6 +153,14 @@ def test_sentences_and_verbs_after_and_start_orders() -> None:
         (0, "Mayor please"),
         (18, "I'll take the extra colonist"),
     ]
+    # "and I'd like ..." starts a new request even without a verb of its own.
+    text = "Hi! I'll take the settler please, and I'd like the coffee plantation."
+    assert [part for _, part in clauses(text)] == [
+        "Hi!",
+        "I'll take the settler please",
+        "I'd like the coffee plantation.",
+    ]
+    assert done(text, role_game()) == ["role settler", "settle coffee"]
     # Lists of roles, goods and places are one order.
     for text in ("role captain, trader or builder", "keep coffee and sugar", "Captain? no"):
         assert clauses(text) == [(0, text)]

@@ -60,15 +60,17 @@ def _clause_break(vocab: Vocabulary) -> re.Pattern[str]:
     fillers = "|".join(sorted(map(re.escape, vocab.fillers), key=len, reverse=True))
     joints = "|".join(map(re.escape, (*vocab.term("_AND").words, *vocab.term("_THEN").words)))
     # A sentence's end (unless the next takes it back: "captain. Actually trader"), or
-    # a comma, "and" or "then" before a verb ("..., add 1 to hut").
+    # a comma, "and" or "then" before a verb ("..., add 1 to hut") or before the words
+    # a new request starts with ("..., and I'd like the coffee plantation").
     takeback = "|".join(
         [rf"{phrase(m)}\b" for m in vocab.corrections]
         + [rf"{phrase(m)}\s*[,!:\-\u2013\u2014]" for m in vocab.short_corrections]
     )
+    leads = "|".join(phrase(lead) for lead in vocab.clause_leads) or r"(?!)"
     return re.compile(
         rf"(?<=[.!])\s+(?=\S)(?!(?:{takeback}))"
         rf"|\s*(?:,|\b(?:{joints})\b)(?:\s|,|\b(?:{joints})\b)*"
-        rf"(?=(?:\b(?:{fillers})\b\s*)*\b(?:{verbs})\b)",
+        rf"(?=(?:\b(?:{fillers})\b\s*)*\b(?:{verbs})\b|\b(?:{leads})\b)",
         re.IGNORECASE,
     )
 

@@ -41,7 +41,9 @@ class Vocabulary:
     ``months`` (1-12), ``weekdays`` (0 = Monday) and ``periods`` (in days) are the
     words of absences ("away until 3 Dec", "away for two weeks").
     ``verbs`` and ``clause_verbs`` name the terms that start an order: after a comma,
-    "and" or "then" they start a new one ("remove 2 from mill, add 1 to hut").
+    "and" or "then" they start a new one ("remove 2 from mill, add 1 to hut"), and so
+    do ``clause_leads``, the words a new request starts with ("..., and I'd like the
+    coffee plantation").
     """
 
     language: str
@@ -61,6 +63,7 @@ class Vocabulary:
     short_corrections: tuple[str, ...] = ()
     verbs: tuple[str, ...] = ("ROLE", "TAKE", "SETTLE", "BUILD", "SELL", "SHIP", "KEEP")
     clause_verbs: tuple[str, ...] = ("REMOVE", "PLACE", "MOVE")
+    clause_leads: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -401,6 +404,7 @@ ENGLISH = Vocabulary(
     periods=_EN_PERIODS,
     corrections=("sorry", "i mean", "i meant", "actually", "rather", "make that"),
     short_corrections=("no", "wait"),
+    clause_leads=("i'd like", "i would like", "i'll have", "i will have", "i want"),
     plain=(
         "some",
         "more",
