@@ -6,7 +6,7 @@ import json
 import logging
 import time
 import traceback
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
@@ -648,14 +648,21 @@ class Moderator:
     def rebuild(self, session: Session, game_row: m.Game) -> Game:
         """Replay the whole log from the start (the snapshot is only a cache of this)."""
         game = self.start(game_row)
-        for row in session.scalars(
-            select(m.Action).where(m.Action.game_id == game_row.id).order_by(m.Action.seq)
-        ):
-            game.apply(
-                row.seat_index if row.seat_index is not None else -1,
-                action_from(json.loads(row.action_json)),
-            )
+        for seat, action, _ in self.logged(session, game_row):
+            game.apply(seat, action)
         return game
+
+    @staticmethod
+    def logged(session: Session, game_row: m.Game) -> Iterator[tuple[int, Action, m.ActorKind]]:
+        """The game's log in order: who acted (-1: nobody's seat), the action, and who
+        decided it."""
+        rows = session.execute(
+            select(m.Action.seat_index, m.Action.action_json, m.Action.actor)
+            .where(m.Action.game_id == game_row.id)
+            .order_by(m.Action.seq)
+        )
+        for seat, action_json, actor in rows:
+            yield -1 if seat is None else seat, action_from(json.loads(action_json)), actor
 
     def _apply(
         self,
@@ -803,17 +810,11 @@ class Moderator:
         ``round_``, as orders; None if nothing. Replays the log: asked only of an order for
         a decision this round has already asked (a resent mail)."""
         game = self.start(game_row)
-        rows = session.execute(
-            select(m.Action.seat_index, m.Action.action_json)
-            .where(m.Action.game_id == game_row.id)
-            .order_by(m.Action.seq)
-        )
         echoes: list[str] = []
-        for who, action_json in rows:
-            action = action_from(json.loads(action_json))
+        for who, action, _ in self.logged(session, game_row):
             if who == seat and game.state.round == round_ and game.kind() is kind:
                 echoes.append(format_action(action, game, seat))
-            game.apply(-1 if who is None else who, action)
+            game.apply(who, action)
         return "; ".join(echoes) or None
 
     def _force(self, game: Game, applied: Applied) -> bool:
@@ -874,20 +875,7 @@ class Moderator:
     def history(self, session: Session, game_row: m.Game) -> list[str]:
         """The game so far, replayed from the log: a heading for each round, then what
         happened in it, one line per event (archive.log)."""
-        rows = session.scalars(
-            select(m.Action).where(m.Action.game_id == game_row.id).order_by(m.Action.seq)
-        )
-        log = game_log(
-            self.start(game_row),
-            (
-                (
-                    row.seat_index if row.seat_index is not None else -1,
-                    action_from(json.loads(row.action_json)),
-                    row.actor,
-                )
-                for row in rows
-            ),
-        )
+        log = game_log(self.start(game_row), self.logged(session, game_row))
         return log.text()
 
     # -- turns: each deciding seat's deadline, and what is done for him then -------------
