@@ -554,3 +554,25 @@ def test_the_mime_builder_round_trips_through_the_stdlib_parser(from_name: str) 
     lines = raw.split(b"\r\n")
     assert all(len(line) <= 78 for line in lines)
     assert b"\n" not in raw.replace(b"\r\n", b"")
+
+
+def test_every_mayor_with_a_choice_is_shown_an_example() -> None:
+    """A mayor who may lay out his colonists more than one way is shown at least one
+    order he could send, even in the first round with no building to man and nobody to
+    move (declining the extra colonist is then the other way)."""
+    shown = 0
+    for seed in range(4):
+        game = Game.new(("Anna", "Bob", "Chris", "David"), seed)
+        while not game.over and game.state.round <= 6:
+            if game.state.phase is Phase.MAYOR:
+                for seat in game.deciding():
+                    if len(game.legal_actions(seat)) > 1:
+                        examples = mayor_examples(game, seat)
+                        assert examples, (seed, game.state.round, seat)
+                        for example in examples:
+                            report = check_mail(example, game, seat)
+                            assert not report.errors and report.actions, (seed, example)
+                        shown += 1
+            seat = game.deciding()[0]
+            game.apply(seat, choose(game, seat))
+    assert shown > 10

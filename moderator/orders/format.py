@@ -171,6 +171,22 @@ def describe_mayor(game: Game, seat: int) -> list[str]:
     return lines
 
 
+def _distance(a: PlaceColonists, b: PlaceColonists) -> tuple[int, int]:
+    """How far two layouts are apart: colonists placed differently, then the extra
+    colonist taken or not (a layout that also keeps it comes first)."""
+
+    def counts(action: PlaceColonists) -> dict[object, int]:
+        layout = action.layout
+        out: dict[object, int] = dict(zip(GOODS, layout.plantations, strict=True))
+        out["quarry"] = layout.quarries
+        out.update(layout.buildings)
+        return out
+
+    ca, cb = counts(a), counts(b)
+    moved = sum(abs(ca.get(k, 0) - cb.get(k, 0)) for k in {*ca, *cb})
+    return moved, int(a.extra != b.extra)
+
+
 def mayor_examples(game: Game, seat: int) -> tuple[str, ...]:
     """Orders for ``seat``'s mayor decision that he could send as they are, written with
     his own tiles and buildings: a building manned, a colonist removed, each with as few
@@ -234,6 +250,13 @@ def mayor_examples(game: Game, seat: int) -> tuple[str, ...]:
             if example is not None and example not in found:
                 found.append(example)
                 break
+    if not found:
+        # No building to man and nobody to move (the first round): another layout the
+        # rules allow, the fewest colonists away from the default's (declining the extra
+        # colonist, or the other tile).
+        others = [a for a in legal if isinstance(a, PlaceColonists) and a != default]
+        if others and isinstance(default, PlaceColonists):
+            found.append(min(others, key=lambda a: _distance(a, default)))
     out = [format_action(action, game, seat) for action in found]
     if layout_of(now) in legal:
         out.append("mayor: no change")
