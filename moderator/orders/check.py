@@ -174,9 +174,18 @@ def _choose(item: Parsed, game: Game, seat: int, decision: Decision | None) -> t
     decision asked are all refused ends the search with the reason."""
     failed: tuple[str, OrderError] | None = None
     for tier in sorted({a.reading.tier for a in item.alternatives}):
+        in_tier = [a for a in item.alternatives if a.reading.tier == tier]
+        named = [a.reading.text for a in in_tier]
+        if len(named) > 1 and any(a.reading.named for a in in_tier):
+            # Several things of the kind asked named ("the builder and the captain"):
+            # which one is meant is the player's to say, whatever is legal.
+            raise AmbiguousOrder(
+                f'"{item.segment.text}" names {or_list(named)}: write which one',
+                alternatives=named,
+            )
         legal: dict[Action, Alternative] = {}
         later: dict[Command, Alternative] = {}
-        for a in (a for a in item.alternatives if a.reading.tier == tier):
+        for a in in_tier:
             kind = target_kind(a.command)
             mine = decision is not None and kind in (None, decision.kind)
             if not mine or is_service(a.command) or is_absence(a.command):

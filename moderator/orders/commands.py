@@ -65,11 +65,14 @@ class SellCmd:
 class ShipCmd:
     """Load a cargo ship. Every part is optional: no good means the kind with the most
     barrels to ship (ties: the lowest value); no ship means the smallest that holds them.
-    ``ship`` is a ship's capacity; ``count`` a check of how many barrels go aboard."""
+    ``ship`` is a ship's capacity, or ``rank`` its place among the ships by capacity
+    (0 the smallest, 1 the middle one, -1 the largest: "the big boat"); ``count`` a
+    check of how many barrels go aboard."""
 
     good: Good | None = None
     count: int | None = None
     ship: int | None = None
+    rank: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -156,8 +156,15 @@ def _count(token: Token | None) -> int | None:
     return None if token is None else int(token)
 
 
-# A ship order's place: a cargo ship by its capacity, or the wharf.
+# A ship order's place: a cargo ship by its capacity, or by its size, or the wharf.
 WHARF = "wharf"
+
+
+@dataclass(frozen=True, slots=True)
+class SizedShip:
+    """A cargo ship named by its size: its rank among the ships (0 the smallest)."""
+
+    rank: int
 
 
 @v_args(inline=True)
@@ -312,13 +319,16 @@ class _ToCommand(Transformer[Token, Command]):
     def on_wharf(self, *_: Token) -> str:
         return WHARF
 
+    def on_sized_ship(self, _on: Token, size: Token, _ship: Token) -> SizedShip:
+        return SizedShip(ENGLISH.ship_sizes[" ".join(str(size).lower().split())])
+
     def ship_order(
         self,
         _verb: Token,
         count: Token | None,
         _barrel: Token | None,
         good_tok: Token | None,
-        where: int | str | None,
+        where: int | str | SizedShip | None,
     ) -> ShipCmd | WharfCmd:
         good = None if good_tok is None else good_of(str(good_tok))
         if where == WHARF:
@@ -328,6 +338,8 @@ class _ToCommand(Transformer[Token, Command]):
                     column=count.column,
                 )
             return WharfCmd(good)
+        if isinstance(where, SizedShip):
+            return ShipCmd(good, _count(count), rank=where.rank)
         return ShipCmd(good, _count(count), where if isinstance(where, int) else None)
 
     def wharf_order(self, _use: Token | None, _wharf: Token, good: Token | None) -> WharfCmd:

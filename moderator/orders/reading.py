@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..engine.actions import DecisionKind
+from .mentions import by_mentions
 from .vocabulary import ENGLISH, Term, Vocabulary, known, suggestions, verb_words
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
@@ -97,10 +98,13 @@ def clauses(text: str, vocab: Vocabulary = ENGLISH) -> list[tuple[int, str]]:
 class Reading:
     """A way to read an order that does not parse as written. ``tier`` orders them:
     without a leading "and"/"then" (0), a bare answer completed by the decision asked
-    (1), a slip corrected (2), both (3); the first tier with a legal reading is taken."""
+    (1), a slip corrected (2), both (3), by what it names (4, mentions.py); the first
+    tier with a legal reading is taken. ``named``: the readings of the tier are things
+    the player named, several of one kind: asked back, legal or not."""
 
     text: str
     tier: int
+    named: bool = False
 
 
 _LABEL = re.compile(r"^\s*([a-z]+(?:\s+[a-z]+)?)\s*[:\-\u2013\u2014]", re.IGNORECASE)
@@ -110,6 +114,7 @@ _INTERJECTION = re.compile(
 )
 _LEAD = re.compile(r"^[\s,]*(?:(?:and|then|also)\b[\s,]*)+", re.IGNORECASE)
 _WORD = re.compile(r"[a-z][a-z']*", re.IGNORECASE)
+MENTIONS_TIER = 4  # the last reading: by what the order names (mentions.py)
 MAX_SLIPS = 3  # words corrected in one order at the most; keeps a strange mail cheap
 MAX_READINGS = 12
 
@@ -265,7 +270,21 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
         out.append(Reading(fixed.strip(), 2))
         if (a := answer(fixed)) is not None:
             out.append(Reading(a, 3))
-    return out[: 2 * MAX_READINGS]
+    out = out[: 2 * MAX_READINGS]
+    found = by_mentions(base, kind, vocab) if "?" not in text else None
+    if found is not None:
+        seen = {r.text for r in out}
+        out.extend(Reading(t, MENTIONS_TIER, found.named) for t in found.texts if t not in seen)
+    return out
 
 
-__all__ = ["Reading", "clauses", "has_verb", "normalise", "phrase", "readings", "slips_of"]
+__all__ = [
+    "MENTIONS_TIER",
+    "Reading",
+    "clauses",
+    "has_verb",
+    "normalise",
+    "phrase",
+    "readings",
+    "slips_of",
+]

@@ -308,6 +308,11 @@ def _ship(cmd: ShipCmd, s: State, seat: int, legal: Sequence[Action]) -> Action:
         loads = [a for a in loads if a.good is cmd.good]
         if not loads:
             raise IllegalOrder(f"no cargo ship can take your {cmd.good.label} now")
+    if cmd.rank is not None:
+        sizes = sorted({ship.capacity for ship in s.ships})
+        if cmd.rank == 1 and len(sizes) != 3:
+            raise IllegalOrder(f"there is no middle ship (the ships hold {_ships_text(s)})")
+        cmd = replace(cmd, ship=sizes[cmd.rank], rank=None)
     if cmd.ship is not None:
         index = [i for i, ship in enumerate(s.ships) if ship.capacity == cmd.ship]
         if not index:

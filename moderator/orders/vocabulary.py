@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -44,6 +44,15 @@ class Vocabulary:
     "and" or "then" they start a new one ("remove 2 from mill, add 1 to hut"), and so
     do ``clause_leads``, the words a new request starts with ("..., and I'd like the
     coffee plantation").
+
+    The last reading of an order, by what it names (mentions.py), reads these too:
+    ``role_verbs`` name a role by what it does ("I'd like to trade": the trader);
+    ``mention_fillers`` name nothing ("the coffee one", "sugar cane", "the doubloon");
+    ``exclusions`` exclude the thing after them ("a quarry instead of a plantation"),
+    as "no" and "not" do; ``contrasts`` ("but") may only come before a negation;
+    ``ship_sizes`` name a cargo ship by its rank (0 the smallest, 1 the middle one,
+    -1 the largest: "the big boat"), ``ship_room`` words say a number is a ship's
+    capacity ("the ship with room for 5"); ``draw_words`` draw the hacienda's tile.
     """
 
     language: str
@@ -61,6 +70,13 @@ class Vocabulary:
     periods: Mapping[str, int]
     corrections: tuple[str, ...] = ()
     short_corrections: tuple[str, ...] = ()
+    role_verbs: Mapping[str, Role] = field(default_factory=dict)
+    mention_fillers: tuple[str, ...] = ()
+    exclusions: tuple[str, ...] = ()
+    contrasts: tuple[str, ...] = ()
+    ship_sizes: Mapping[str, int] = field(default_factory=dict)
+    ship_room: tuple[str, ...] = ()
+    draw_words: tuple[str, ...] = ()
     verbs: tuple[str, ...] = ("ROLE", "TAKE", "SETTLE", "BUILD", "SELL", "SHIP", "KEEP")
     clause_verbs: tuple[str, ...] = ("REMOVE", "PLACE", "MOVE")
     clause_leads: tuple[str, ...] = ()
@@ -124,6 +140,13 @@ _EN_NUMBERS = {
 def _role_words(*roles: Role) -> tuple[str, ...]:
     return tuple(w for w, r in _EN_ROLES.items() if r in roles)
 
+
+# A cargo ship by its rank among the ships (0 the smallest, -1 the largest).
+_EN_SHIP_SIZES = {
+    **dict.fromkeys(("small", "smaller", "smallest", "little", "tiny"), 0),
+    **dict.fromkeys(("middle", "medium", "mid", "mid-sized", "middle-sized"), 1),
+    **dict.fromkeys(("large", "larger", "largest", "big", "bigger", "biggest"), -1),
+}
 
 _EN_MONTH_NAMES = (
     *("january", "february", "march", "april", "may", "june", "july", "august"),
@@ -218,6 +241,7 @@ ENGLISH = Vocabulary(
         ),
         Term("SELL", (*_s("sell", "trade"), *_ing("sell", "trade"), "sale"), "sell"),
         Term("SHIP", (*_s("ship", "load", "boat"), *_ing("ship", "load")), "ship, load; a ship"),
+        Term("SHIPSIZE", tuple(_EN_SHIP_SIZES), "a cargo ship by its size (the small ship)"),
         Term(
             "KEEP",
             (*_s("keep", "store", "save"), *_ing("keep", "store", "save")),
@@ -404,6 +428,24 @@ ENGLISH = Vocabulary(
     periods=_EN_PERIODS,
     corrections=("sorry", "i mean", "i meant", "actually", "rather", "make that"),
     short_corrections=("no", "wait"),
+    role_verbs={
+        **dict.fromkeys((*_s("settle"), *_ing("settle")), Role.SETTLER),
+        **dict.fromkeys((*_s("build"), *_ing("build")), Role.BUILDER),
+        **dict.fromkeys((*_s("trade", "sell"), *_ing("trade", "sell")), Role.TRADER),
+        **dict.fromkeys((*_s("ship"), *_ing("ship")), Role.CAPTAIN),
+        **dict.fromkeys((*_s("produce", "craft"), *_ing("produce", "craft")), Role.CRAFTSMAN),
+        **dict.fromkeys((*_s("prospect"), *_ing("prospect")), Role.PROSPECTOR),
+    },
+    mention_fillers=(
+        *("one", "cane", "as", "kind", "type", "sort", "piece"),
+        *_s("doubloon", "coin"),
+        *("hidden", "face-down", "random", "blind", "unknown", "facedown"),
+    ),
+    exclusions=("instead of", "rather than", "other than", "except", "apart from", "but not"),
+    contrasts=("but",),
+    ship_sizes=_EN_SHIP_SIZES,
+    ship_room=("room", "space", "capacity", "size", "holds", "hold", "holding", "seats"),
+    draw_words=(*_s("draw", "flip"), "drawing", "flipping"),
     clause_leads=("i'd like", "i would like", "i'll have", "i will have", "i want"),
     plain=(
         "some",
@@ -541,6 +583,19 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         "A bare answer is read as an order for the decision you are asked: "
         + ", ".join(answers)
         + " (so `sugar` in the settler phase is `take sugar`)."
+    )
+    roles = (
+        f"`{w}` = {r.label}"
+        for w, r in vocab.role_verbs.items()
+        if w.isalpha() and not w.endswith(("s", "ing"))
+    )
+    lines.append(
+        "An order in your own words is read by what it names. There, a verb may name "
+        f"its role ({', '.join(roles)}), {codes(vocab.mention_fillers)} name nothing, "
+        f"{codes(vocab.exclusions)} exclude the thing after them as `no` and `not` do, "
+        f"{codes(vocab.contrasts)} may only come before a negation, and "
+        f"{codes(vocab.ship_room)} with a number name a ship by its room (`the ship with "
+        f"room for 5`); {codes(vocab.draw_words)} draw the hacienda's plantation."
     )
     lines.append(
         f"After punctuation, {codes(vocab.corrections)}, and {codes(vocab.short_corrections)} "

@@ -1,0 +1,323 @@
+"""Orders read by what they name (moderator/orders/mentions.py), the last reading of an
+order that does not parse: phrasings made from the vocabulary table and the corpus
+positions (tests/data/orders/), each with the one action a careful moderator takes, or
+nothing (a negation, a question, an unknown word, two things of the kind asked)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from orderscorpus import load_position
+
+from moderator.engine import Game
+from moderator.engine.actions import (
+    Action,
+    Build,
+    DecisionKind,
+    ExtraGood,
+    Load,
+    PickRole,
+    Sell,
+    TakePlantation,
+    TakeQuarry,
+    UseHacienda,
+)
+from moderator.engine.components import Building, Good, Role
+from moderator.orders import AmbiguousOrder, check_mail
+from moderator.orders.mentions import by_mentions, mentions_of, words_of
+from moderator.orders.resolve import decision_of
+from moderator.orders.vocabulary import ENGLISH as V
+
+FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+POLITE = st.sampled_from(["", "Hi, ", "OK, ", "hmm, "])
+AFTER = st.sampled_from(["", " please", ", thanks", " for me", "."])
+
+
+def _game(position: str) -> tuple[Game, int]:
+    game = load_position(position)
+    seat = next(s for s in range(len(game.state.players)) if decision_of(game, s) is not None)
+    return game, seat
+
+
+def _applied(text: str, position: str) -> list[Action]:
+    game, seat = _game(position)
+    return check_mail(text, game, seat).actions
+
+
+def _asked(text: str, position: str) -> bool:
+    game, seat = _game(position)
+    report = check_mail(text, game, seat)
+    return report.actions == [] and any(isinstance(e, AmbiguousOrder) for e in report.errors)
+
+
+def _legal(position: str) -> list[Action]:
+    game, seat = _game(position)
+    return list(game.legal_actions(seat))
+
+
+def _words(mapping: dict[str, object] | object, value: object) -> list[str]:
+    assert isinstance(mapping, dict)
+    return [w for w, v in mapping.items() if v is value]
+
+
+ROLES = [
+    a.role for a in _legal("role") if isinstance(a, PickRole) and a.role is not Role.PROSPECTOR
+]
+GOODS_UP = [a.good for a in _legal("settle") if isinstance(a, TakePlantation)]
+
+
+def _role_word(draw: st.DrawFn, role: Role) -> str:
+    return draw(st.sampled_from(_words(dict(V.roles), role)))
+
+
+def _good_word(draw: st.DrawFn, good: Good) -> str:
+    return draw(st.sampled_from(_words(dict(V.goods), good)))
+
+
+# -- roles ---------------------------------------------------------------------------
+
+ROLE_FORMS = (
+    "the {r} one",
+    "I'll take the {r} and the doubloon",
+    "{r} as my role",
+    "the {r}, not the {o}",
+    "not the {o}, the {r} one",
+    "the {r} instead of the {o}",
+)
+
+
+@FAST
+@given(st.data())
+def test_a_role_named_in_own_words_is_taken(data: st.DataObject) -> None:
+    role, other = data.draw(st.permutations(ROLES))[:2]
+    form = data.draw(st.sampled_from(ROLE_FORMS))
+    word = _role_word(data.draw, role)
+    text = form.format(r=word, o=_role_word(data.draw, other))
+    text = data.draw(POLITE) + text + data.draw(AFTER)
+    assert _applied(text, "role") == [PickRole(role)], text
+
+
+@FAST
+@given(st.data())
+def test_a_verb_of_a_role_names_it(data: st.DataObject) -> None:
+    # ("I'd like to ship" is the order "ship" as written: a loading, kept for later)
+    verbs = [(w, r) for w, r in V.role_verbs.items() if w not in V.term("SHIP").words]
+    verb, role = data.draw(st.sampled_from(verbs))
+    lead = data.draw(st.sampled_from(["I'd like to ", "I want to ", "let me ", "I'll "]))
+    text = lead + verb + data.draw(AFTER)
+    applied = _applied(text, "role")
+    if role is Role.PROSPECTOR:
+        assert len(applied) == 1 and isinstance(applied[0], PickRole), text
+        assert applied[0].role in (Role.PROSPECTOR, Role.PROSPECTOR2), text
+    else:
+        assert applied == [PickRole(role)], text
+
+
+@FAST
+@given(st.data())
+def test_two_roles_named_are_asked_back_even_when_one_is_taken(data: st.DataObject) -> None:
+    taken = data.draw(st.sampled_from([Role.BUILDER, Role.CAPTAIN]))
+    free = data.draw(st.sampled_from([Role.SETTLER, Role.TRADER, Role.CRAFTSMAN]))
+    a, b = data.draw(st.permutations([taken, free]))
+    forms = ["the {a} and the {b} one", "{a} as my role, and the {b} one"]
+    form = data.draw(st.sampled_from(forms))
+    text = form.format(a=_role_word(data.draw, a), b=_role_word(data.draw, b))
+    assert _asked(text, "role-late"), text
+
+
+NEVER = (
+    "not the {r} one",
+    "I don't want the {r} one",
+    "the {r} one?",
+    "is the {r} one free",
+    "the {r} one unless someone minds",
+    "maybe the {r} one",
+    "the doubloon but the {r}",
+    "no {r} as my role",
+)
+
+
+@FAST
+@given(st.data())
+def test_a_role_said_no_to_asked_about_or_hedged_is_not_taken(data: st.DataObject) -> None:
+    role = data.draw(st.sampled_from(ROLES))
+    text = data.draw(st.sampled_from(NEVER)).format(r=_role_word(data.draw, role))
+    assert _applied(text, "role") == [], text
+
+
+# -- the settler ---------------------------------------------------------------------
+
+
+@FAST
+@given(st.data())
+def test_a_plantation_named_in_own_words_is_taken(data: st.DataObject) -> None:
+    good = data.draw(st.sampled_from(GOODS_UP))
+    form = data.draw(
+        st.sampled_from(
+            [
+                "the {g} one",
+                "{g} plantation instead of a quarry",
+                "the {g} one, not the {o} one",
+                "{g} as my plantation",
+            ]
+        )
+    )
+    other = data.draw(st.sampled_from([g for g in Good if g is not good]))
+    text = form.format(g=_good_word(data.draw, good), o=_good_word(data.draw, other))
+    assert _applied(data.draw(POLITE) + text + data.draw(AFTER), "settle") == [
+        TakePlantation(good, False)
+    ], text
+
+
+@FAST
+@given(st.data())
+def test_a_quarry_instead_of_a_plantation_is_the_quarry(data: st.DataObject) -> None:
+    good = data.draw(st.sampled_from(GOODS_UP))
+    plantation = data.draw(st.sampled_from(["a plantation", f"the {good.label} plantation"]))
+    form = data.draw(st.sampled_from(["a quarry instead of {p}", "not {p}, a quarry"]))
+    position = data.draw(st.sampled_from(["settle", "settle-hut"]))
+    hut = " with my hut" if position == "settle-hut" else ""
+    assert _applied(form.format(p=plantation) + hut, position) == [TakeQuarry(False)]
+
+
+@FAST
+@given(st.data())
+def test_the_hospice_named_with_a_yes_or_a_no(data: st.DataObject) -> None:
+    good = data.draw(st.sampled_from(GOODS_UP))
+    yes = data.draw(st.booleans())
+    said = data.draw(
+        st.sampled_from(
+            ["with a colonist from the hospice", "with my hospice", "from the hospice"]
+            if yes
+            else ["without a colonist", "but not with the hospice", "without the hospice"]
+        )
+    )
+    text = f"{_good_word(data.draw, good)} plantation {said}"
+    assert _applied(text, "settle-hospice") == [TakePlantation(good, yes)], text
+
+
+@FAST
+@given(st.data())
+def test_two_tiles_a_bare_plantation_or_a_question_are_not_taken(data: st.DataObject) -> None:
+    good, other = data.draw(st.permutations(GOODS_UP))[:2]
+    g, o = _good_word(data.draw, good), _good_word(data.draw, other)
+    asked = data.draw(
+        st.sampled_from(
+            [f"the {g} one and the {o} one", f"the {g} one or a quarry", "a plantation"]
+        )
+    )
+    assert _asked(asked, "settle"), asked
+    never = data.draw(
+        st.sampled_from(
+            [
+                f"the {g} one?",
+                f"not the {g} one",
+                f"the {g} one if nobody minds",
+                f"no {g} as my tile",
+            ]
+        )
+    )
+    assert _applied(never, "settle") == [], never
+
+
+# -- builder, craftsman, trader, captain, hacienda ------------------------------------
+
+BUILDABLE = [a.building for a in _legal("build-university") if isinstance(a, Build)]
+
+
+@FAST
+@given(st.data())
+def test_the_university_said_no_to_or_asked_for_in_own_words(data: st.DataObject) -> None:
+    building = data.draw(st.sampled_from(BUILDABLE))
+    yes = data.draw(st.booleans())
+    said = data.draw(
+        st.sampled_from(
+            ["with a colonist", "with a colonist from the university"]
+            if yes
+            else ["but don't use the university", "without a colonist", "not with the university"]
+        )
+    )
+    text = f"the {building.label} {said}"
+    assert _applied(text, "build-university") == [Build(building, yes)], text
+
+
+def test_a_size_after_a_building_tells_which() -> None:
+    assert _applied("the indigo plant (the big one)", "build-other") == [
+        Build(Building.INDIGO_PLANT, False)
+    ]
+    assert _asked("the small market and the large market", "build-other")
+
+
+@FAST
+@given(st.data())
+def test_a_good_named_for_the_extra_and_for_the_sale(data: st.DataObject) -> None:
+    extra = data.draw(st.sampled_from([Good.SUGAR, Good.COFFEE]))
+    form = data.draw(st.sampled_from(["{g} as my extra", "the {g} one", "{g} as the extra barrel"]))
+    assert _applied(form.format(g=_good_word(data.draw, extra)), "craftsman") == [ExtraGood(extra)]
+    sale = data.draw(st.sampled_from([Good.INDIGO, Good.SUGAR, Good.TOBACCO]))
+    form = data.draw(st.sampled_from(["the {g} one", "one barrel of {g} as my sale"]))
+    text = form.format(g=_good_word(data.draw, sale))
+    assert _applied(text, "trade") == [Sell(sale)], text
+
+
+@FAST
+@given(st.data())
+def test_a_ship_named_by_its_size(data: st.DataObject) -> None:
+    game, _ = _game("load-wharf")
+    ranks = sorted(range(len(game.state.ships)), key=lambda i: game.state.ships[i].capacity)
+    good = data.draw(st.sampled_from([Good.CORN, Good.INDIGO, Good.TOBACCO]))
+    size, index = data.draw(
+        st.sampled_from([(w, ranks[r]) for w, r in V.ship_sizes.items() if r != 1])
+    )
+    boat = data.draw(st.sampled_from(["ship", "boat"]))
+    form = data.draw(st.sampled_from(["load {g} on the {s} {b}", "the {g} on the {s} {b} please"]))
+    text = form.format(g=good.label, s=size, b=boat)
+    assert _applied(text, "load-wharf") == [Load(good, index)], text
+    room = game.state.ships[index].capacity
+    assert _applied(f"{good.label} on the ship with room for {room}", "load-wharf") == [
+        Load(good, index)
+    ]
+
+
+@FAST
+@given(st.data())
+def test_the_hacienda_in_own_words(data: st.DataObject) -> None:
+    yes = data.draw(
+        st.sampled_from(
+            ["use it", "draw a plantation with my hacienda", "I'll draw the hidden one"]
+        )
+    )
+    assert _applied(yes, "hacienda") == [UseHacienda(True)], yes
+    no = data.draw(st.sampled_from(["don't use it", "I won't draw", "not drawing"]))
+    applied = _applied(no, "hacienda")
+    assert applied in ([], [UseHacienda(False)]), no
+
+
+# -- the reading itself ----------------------------------------------------------------
+
+
+def test_words_the_table_does_not_know_end_the_reading() -> None:
+    assert words_of("the coffee one please") is not None
+    assert words_of("the coffee one, whatever") is None
+    assert by_mentions("coffee / corn", DecisionKind.SETTLE) is None
+
+
+def test_a_negation_excludes_the_next_thing_or_answers_the_one_before() -> None:
+    words = words_of("quarry instead of a plantation")
+    assert words is not None
+    assert [(m.cls, m.negated) for m in mentions_of(words) or []] == [
+        ("quarry", False),
+        ("plantation", True),
+    ]
+    words = words_of("hacienda: no")
+    assert words is not None
+    assert [(m.cls, m.negated) for m in mentions_of(words) or []] == [("name", True)]
+    words = words_of("no, the quarry")
+    assert words is not None and mentions_of(words) is None  # no to what came before
+
+
+def test_an_order_sent_ahead_is_kept_by_what_it_names() -> None:
+    found = by_mentions("For later: the hospice please", None)
+    assert found is not None and found.texts == ("build hospice",)
+    found = by_mentions("the coffee one", None)  # a tile, an extra, a sale or a load
+    assert found is not None and found.named and len(found.texts) > 1
