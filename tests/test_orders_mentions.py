@@ -321,3 +321,33 @@ def test_an_order_sent_ahead_is_kept_by_what_it_names() -> None:
     assert found is not None and found.texts == ("build hospice",)
     found = by_mentions("the coffee one", None)  # a tile, an extra, a sale or a load
     assert found is not None and found.named and len(found.texts) > 1
+
+
+@FAST
+@given(st.data())
+def test_no_colonist_from_the_building_is_a_no(data: st.DataObject) -> None:
+    good = data.draw(st.sampled_from(GOODS_UP))
+    said = data.draw(
+        st.sampled_from(["no colonist from the hospice", "a colonist but not from the hospice"])
+    )
+    text = f"the {good.label} one, {said}"
+    assert _applied(text, "settle-hospice") == [TakePlantation(good, False)], text
+    building = data.draw(st.sampled_from(BUILDABLE))
+    said = data.draw(st.sampled_from(["no colonist from the university", "without the university"]))
+    text = f"the {building.label}, {said}"
+    assert _applied(text, "build-university") == [Build(building, False)], text
+
+
+def test_an_order_put_off_or_hedged_is_not_done_now() -> None:
+    assert _applied("the quarry one next time", "settle") == []
+    assert _applied("not sure, the coffee one", "settle") == []
+
+
+def test_an_order_read_by_its_names_waits_for_the_rest_of_the_mail() -> None:
+    game, seat = _game("build-university")
+    report = check_mail("the factory one\nand the colonist thing", game, seat)
+    assert report.actions == []
+    assert any("may change this order" in e.reason for e in report.errors)
+    assert _applied("the factory one\nCheers, Anna", "build-university") == [
+        Build(Building.FACTORY, True)
+    ]

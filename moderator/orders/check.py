@@ -31,7 +31,7 @@ from .errors import AmbiguousOrder, IllegalOrder, OrderError, OrderSyntaxError
 from .format import format_action, legal_orders
 from .parser import Alternative, Parsed, Segment, parse_mail, password, segments
 from .queue import DecisionKey, QueuedOrder, decision_key, passed_this_round, role_kinds
-from .reading import phrase
+from .reading import MENTIONS_TIER, interjection, phrase
 from .resolve import KIND_NAMES, decision_of, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary, known, suggestions
 
@@ -53,6 +53,7 @@ class Accepted:
     key: DecisionKey | None = None
     meaning: str = ""
     reading: str = ""
+    loose: bool = False  # read by what it names (the last reading, mentions.py)
 
     @property
     def queued(self) -> QueuedOrder | None:
@@ -251,16 +252,22 @@ def check_mail(
     for item in items:
         if isinstance(item, OrderError):
             own = said.get(id(item), item.line)
-            if not (_courtesy(own) or _heading(own) or _signature(own, item, items, game)):
+            ignored = _courtesy(own) or _heading(own) or interjection(own)
+            if not (ignored or _signature(own, item, items, game)):
                 report.errors.append(item.with_legal(report.legal))
             continue
         seg, command, reading = item.segment, item.command, item.text
+        loose = False
         if item.alternatives:
             try:
                 command, reading = _choose(item, game, seat, None if now_line else decision)
             except OrderError as err:
                 report.errors.append(_placed(err, seg).with_legal(report.legal))
                 continue
+            loose = any(
+                a.reading.text == reading and a.reading.tier == MENTIONS_TIER
+                for a in item.alternatives
+            )
         if is_service(command):
             report.services.append(command)
             continue
@@ -284,6 +291,7 @@ def check_mail(
                             action=action,
                             meaning=format_action(action, game, seat),
                             reading=reading,
+                            loose=loose,
                         )
                     )
                     continue
@@ -341,13 +349,14 @@ def check_mail(
             if isinstance(game_command, PassCmd) and game_command.kind is None:
                 game_command = PassCmd(key.kind)
             report.accepted.append(
-                Accepted(seg.line_no, seg.text, game_command, key=key, reading=reading)
+                Accepted(seg.line_no, seg.text, game_command, key=key, reading=reading, loose=loose)
             )
         except OrderError as err:
             if now_line == seg.line_no and isinstance(game_command, RoleCmd):
                 unpicked = (now_line, game_command)
             report.errors.append(_placed(err, seg).with_legal(report.legal))
     _whole_colonist_order(report, decision)
+    _loose_alone(report)
     if unpicked is not None:
         _without_role(report, *unpicked)
     _complete_turn(report, game, seat, says_hacienda)
@@ -374,6 +383,31 @@ def _whole_colonist_order(report: Report, decision: Decision | None) -> None:
             report.errors.append(err.at(a.text, a.line_no).with_legal(report.legal))
             del report.accepted[i]
             return
+
+
+def _loose_alone(report: Report) -> None:
+    """An order read by what it names is done only when nothing else of the mail was
+    left not understood: what the moderator could not read may change it (the factory,
+    and below it a line on the university he could not read)."""
+    unread = [e for e in report.errors if isinstance(e, OrderSyntaxError)]
+    loose = [a for a in report.accepted if a.loose]
+    if not unread or not loose:
+        return
+    lines = ", ".join(str(e.line_no) for e in unread if e.line_no is not None)
+    for a in loose:
+        err = IllegalOrder(
+            f"not done: line {lines or '?'} was not understood and may change this order, "
+            f'read as "{a.reading}"; send it again'
+        )
+        report.errors.append(err.at(a.text, a.line_no).with_legal(report.legal))
+    # (with the hacienda's default taken on the way to it)
+    gone = {a.line_no for a in loose}
+    report.accepted = [
+        a
+        for a in report.accepted
+        if a not in loose and not (a.text == _HACIENDA_DEFAULT and a.line_no in gone)
+    ]
+    report.errors.sort(key=lambda e: e.line_no or 0)
 
 
 def _placed(err: OrderError, seg: Segment) -> OrderError:

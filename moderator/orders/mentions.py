@@ -318,6 +318,15 @@ def _hacienda(ms: Sequence[Mention], vocab: Vocabulary) -> Proposal | None:
     return None
 
 
+def _manned(said: Sequence[Mention], named: bool) -> bool | None:
+    """The yes or no to the colonist of the hospice or the university: no when any of
+    the words for it is said no to ("no colonist from the hospice", "without the
+    university"), yes when the building is named; None: the default."""
+    if any(m.negated for m in said):
+        return False
+    return True if named else None
+
+
 def _words_in(m: Mention, words: set[str] | frozenset[str]) -> bool:
     return set(m.words) <= words
 
@@ -331,10 +340,11 @@ def _settle(ms: Sequence[Mention], vocab: Vocabulary) -> Proposal | None:
     if not _only(ms, allowed) or not _ones(ms, vocab):
         return None
     hospice_words = set(vocab.term("HOSPICE").words)
-    hospice: bool | None = None
+    manned = [m for m in ms if m.cls == "colonist" or _words_in(m, hospice_words)]
+    hospice = _manned(manned, any(m.cls == "name" for m in manned))
     for m in ms:
         if m.cls == "name" and _words_in(m, hospice_words):
-            hospice = not m.negated
+            continue
         elif m.cls == "name" and _words_in(m, _HUT):
             if m.negated:
                 return None  # "not with my hut": what would it be taken with?
@@ -342,8 +352,6 @@ def _settle(ms: Sequence[Mention], vocab: Vocabulary) -> Proposal | None:
             return None  # a building: not a tile
         elif m.cls == "use" and m.negated:
             return None
-    if hospice is None and any(m.negated for m in ms if m.cls == "colonist"):
-        hospice = False  # "coffee without a colonist"
     goods = _distinct([vocab.goods[m.text].label for m in ms if m.cls == "good" and not m.negated])
     refused = {vocab.goods[m.text].label for m in ms if m.cls == "good" and m.negated}
     quarry = [m for m in ms if m.cls == "quarry"]
@@ -373,14 +381,11 @@ def _build(ms: Sequence[Mention], vocab: Vocabulary) -> Proposal | None:
     buildings = [m for m in names if not _words_in(m, sizes | university_words)]
     if not buildings:
         buildings = [m for m in names if _words_in(m, university_words)][:1]
-    university: bool | None = None
-    for m in ms:
-        if m.cls == "name" and _words_in(m, university_words) and m not in buildings:
-            university = not m.negated  # "..., no university", "with the university"
-        elif m.cls == "colonist" and university is None:
-            university = not m.negated  # "without a colonist": the university's
-        elif m.cls == "use" and m.negated and not any(n.cls == "name" for n in ms):
-            return None
+    flag = [m for m in ms if m.cls == "colonist" or (m in names and m not in buildings)]
+    flag = [m for m in flag if m.cls == "colonist" or _words_in(m, university_words)]
+    university = _manned(flag, any(m.cls == "name" for m in flag))
+    if any(m.cls == "use" and m.negated for m in ms) and not flag:
+        return None
     # A size alone ("the big one") tells which of the building named before it.
     for m in names:
         if m.cls == "size" or _words_in(m, sizes):
@@ -388,8 +393,8 @@ def _build(ms: Sequence[Mention], vocab: Vocabulary) -> Proposal | None:
                 return None
             buildings[0] = Mention("name", (*m.words, *buildings[0].words), m.negated)
     wanted = [m.text for m in buildings if not m.negated]
-    flag = {None: "", True: ", with university", False: ", no university"}[university]
-    return _proposal([f"build {w}{flag}" for w in wanted])
+    suffix = {None: "", True: ", with university", False: ", no university"}[university]
+    return _proposal([f"build {w}{suffix}" for w in wanted])
 
 
 def _extra(ms: Sequence[Mention], vocab: Vocabulary) -> Proposal | None:
@@ -493,9 +498,11 @@ def by_mentions(
     words = words_of(text, vocab)
     if words is None:
         return None
+    if kind is not None and any(w.text in vocab.not_now for w in words):
+        return None  # "the quarry next time": not the decision asked now
     ms = mentions_of(words)
-    if not ms:
-        return None
+    if not ms or any(m.negated for m in ms if m.cls == "yes"):
+        return None  # "not sure, coffee"
     kinds = _FOLLOWS.get(kind, (kind,)) if kind is not None else tuple(_BUILDERS)
     found = [
         p

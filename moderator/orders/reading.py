@@ -109,9 +109,17 @@ class Reading:
 
 _LABEL = re.compile(r"^\s*([a-z]+(?:\s+[a-z]+)?)\s*[:\-\u2013\u2014]", re.IGNORECASE)
 # "OK, I'll be trader", "Hmm, let me take the trader": a word that starts the reply.
-_INTERJECTION = re.compile(
-    r"^\s*(?:ok|okay|hmm+|well|so|right|alright|sure|yes|yeah)\b[\s,!.:]+(?=\w)", re.IGNORECASE
-)
+_INTERJECTIONS = r"(?:ok|okay|hmm+|well|so|right|alright|sure|yes|yeah)"
+_INTERJECTION = re.compile(rf"^\s*{_INTERJECTIONS}\b[\s,!.:]+(?=\w)", re.IGNORECASE)
+_INTERJECTION_ALONE = re.compile(rf"^\s*{_INTERJECTIONS}[\s,!.:]*$", re.IGNORECASE)
+
+
+def interjection(text: str) -> bool:
+    """Whether ``text`` is only a word that starts a reply ("OK,", "Hmm"): cut off the
+    order after it ("OK, I'll take the settler"), it is no order."""
+    return _INTERJECTION_ALONE.match(text) is not None
+
+
 _LEAD = re.compile(r"^[\s,]*(?:(?:and|then|also)\b[\s,]*)+", re.IGNORECASE)
 _WORD = re.compile(r"[a-z][a-z']*", re.IGNORECASE)
 MENTIONS_TIER = 4  # the last reading: by what the order names (mentions.py)
@@ -283,6 +291,7 @@ __all__ = [
     "Reading",
     "clauses",
     "has_verb",
+    "interjection",
     "normalise",
     "phrase",
     "readings",

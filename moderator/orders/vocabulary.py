@@ -52,7 +52,9 @@ class Vocabulary:
     as "no" and "not" do; ``contrasts`` ("but") may only come before a negation;
     ``ship_sizes`` name a cargo ship by its rank (0 the smallest, 1 the middle one,
     -1 the largest: "the big boat"), ``ship_room`` words say a number is a ship's
-    capacity ("the ship with room for 5"); ``draw_words`` draw the hacienda's tile.
+    capacity ("the ship with room for 5"); ``draw_words`` draw the hacienda's tile;
+    ``not_now`` put an order off ("the quarry next time"): not read for the decision
+    asked now.
     """
 
     language: str
@@ -77,6 +79,7 @@ class Vocabulary:
     ship_sizes: Mapping[str, int] = field(default_factory=dict)
     ship_room: tuple[str, ...] = ()
     draw_words: tuple[str, ...] = ()
+    not_now: tuple[str, ...] = ()
     verbs: tuple[str, ...] = ("ROLE", "TAKE", "SETTLE", "BUILD", "SELL", "SHIP", "KEEP")
     clause_verbs: tuple[str, ...] = ("REMOVE", "PLACE", "MOVE")
     clause_leads: tuple[str, ...] = ()
@@ -446,6 +449,7 @@ ENGLISH = Vocabulary(
     ship_sizes=_EN_SHIP_SIZES,
     ship_room=("room", "space", "capacity", "size", "holds", "hold", "holding", "seats"),
     draw_words=(*_s("draw", "flip"), "drawing", "flipping"),
+    not_now=("later", "next"),
     clause_leads=("i'd like", "i would like", "i'll have", "i will have", "i want"),
     plain=(
         "some",
@@ -595,7 +599,8 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"{codes(vocab.exclusions)} exclude the thing after them as `no` and `not` do, "
         f"{codes(vocab.contrasts)} may only come before a negation, and "
         f"{codes(vocab.ship_room)} with a number name a ship by its room (`the ship with "
-        f"room for 5`); {codes(vocab.draw_words)} draw the hacienda's plantation."
+        f"room for 5`); {codes(vocab.draw_words)} draw the hacienda's plantation; with "
+        f"{codes(vocab.not_now)} it is not read as an order for now."
     )
     lines.append(
         f"After punctuation, {codes(vocab.corrections)}, and {codes(vocab.short_corrections)} "
