@@ -222,7 +222,9 @@ def test_the_readings_of_an_order_by_tier() -> None:
     assert readings("sugar", DecisionKind.SETTLE) == [Reading("take sugar", 1)]
     # With no decision asked, "sugar" may be for any that takes a good: asked back.
     assert {(r.tier, r.named) for r in readings("sugar", None)} == {(MENTIONS_TIER, True)}
-    assert [r.tier for r in readings("suger", DecisionKind.SELL)] == [1, 2, 3]
+    # "suger" names nothing until corrected: no bare answer of it as written.
+    tiers = [r.tier for r in readings("suger", DecisionKind.SELL)]
+    assert tiers[:2] == [2, 3] and 1 not in tiers
     assert readings("and then place 1 on corn", None) == [Reading("place 1 on corn", 0)]
 
 
@@ -425,3 +427,40 @@ def test_a_word_that_starts_the_reply_is_not_the_order(text: str) -> None:
 def test_one_tile_and_no_more() -> None:
     assert done("One quarry for me please", settler_game()) == ["take quarry"]
     assert check_mail("take 2 quarries", settler_game(), 0).actions == []
+
+
+# -- what a bare answer needs: a word that names something ---------------------------
+
+POSITIONS = ("role", "settle", "mayor", "build", "craftsman", "trade", "load", "store")
+
+
+@pytest.mark.parametrize("position", POSITIONS)
+@pytest.mark.parametrize("sign", ["-- A", "- B.", "A", "~ C", "-- one", "an"])
+def test_a_letter_or_an_article_alone_is_never_an_order(position: str, sign: str) -> None:
+    """A sign-off of one letter or an article names nothing: it is never read
+    as a bare answer to the decision asked (once "-- A" under a role became "ship coffee
+    on 5")."""
+    game = load_position(position)
+    seat = game.deciding()[0]
+    report = check_mail(sign, game, seat)
+    assert report.actions == [] and report.queued == [], (position, sign, report.render())
+    role = check_mail(f"I choose the captain role, thanks.\n{sign}", load_position("role"), 0)
+    assert [a.meaning for a in role.accepted] == ["role captain"], role.render()
+
+
+@pytest.mark.parametrize("word", ["extra", "Extra", "the extra"])
+@pytest.mark.parametrize(
+    ("lead", "then"), [("no", ""), ("I don't want the", " thanks"), ("", " please")]
+)
+def test_the_mayors_extra_is_his_extra_colonist(word: str, lead: str, then: str) -> None:
+    """In the mayor's step "extra" is the mayor's extra colonist, never a craftsman's
+    barrel kept for later (once "no extra thanks" was kept for the craftsman and the
+    extra colonist taken)."""
+    game = load_position("mayor-chris")
+    seat = next(s for s in game.deciding() if game.state.players[s].name == "Chris")
+    text = f"{lead} {word}{then}; colonist on the hacienda".strip()
+    report = check_mail(text, game, seat)
+    declined = lead != ""
+    assert report.queued == [], report.render()
+    (action,) = report.actions
+    assert isinstance(action, PlaceColonists) and action.extra is not declined, report.render()

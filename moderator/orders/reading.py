@@ -222,6 +222,27 @@ def has_verb(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     return _first_verb(normalise(text, vocab), vocab) is not None
 
 
+@cache
+def _naming_words(vocab: Vocabulary) -> frozenset[str]:
+    """The order words that name something: all but the fillers, articles and numbers."""
+    idle = {*vocab.fillers, *vocab.term("ART").words, *vocab.term("NUMWORD").words}
+    return frozenset(w for t in vocab.terms for w in t.words for w in w.split()) - idle
+
+
+def _says_something(text: str, vocab: Vocabulary) -> bool:
+    return any(m.group(0).lower() in _naming_words(vocab) for m in _WORD.finditer(text))
+
+
+def _extra_colonist(text: str, vocab: Vocabulary) -> str | None:
+    """``text`` with "colonist" after an "extra" that names nothing after it."""
+    extra = "|".join(map(re.escape, vocab.term("EXTRA").words))
+    named = "|".join(map(re.escape, (*vocab.term("COLONIST").words, *vocab.term("BARREL").words)))
+    m = re.search(rf"\b(?:{extra})\b(?!\s+(?:{named})\b)", text, re.IGNORECASE)
+    if m is None:
+        return None
+    return f"{text[: m.end()]} {vocab.term('COLONIST').words[0]}{text[m.end() :]}".strip()
+
+
 def _term_of(word: str, vocab: Vocabulary) -> Term:
     return next(t for t in vocab.terms if word in t.words)
 
@@ -245,8 +266,10 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
         # A bare answer gets the verb. An order whose generic verb ("put", "take") does
         # not fit the decision gets the decision's ("put my corn on the 5 ship" while
         # loading); other verbs (remove, sell, ...) are never changed.
-        if verb is None or not _WORD.search(t):
-            return None  # nothing to answer with: politeness alone is no order
+        if verb is None or not _says_something(t, vocab):
+            # Nothing to answer with: politeness alone, or a letter signing the mail
+            # ("-- A"), is no order; an article or a number alone names nothing.
+            return None
         first = _first_verb(t, vocab)
         if first is None:
             return f"{verb} {t.strip()}"
@@ -260,6 +283,10 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
     out: list[Reading] = []
     if base.strip() != normalise(text, vocab).strip():
         out.append(Reading(base.strip(), 0))
+    if kind is DecisionKind.MAYOR and (colonist := _extra_colonist(base, vocab)) is not None:
+        # The mayor's "extra" is his extra colonist ("no extra, thanks"), not the
+        # craftsman's barrel.
+        out.append(Reading(colonist, 1))
     # A correction: what follows "no", "sorry", "I mean" after punctuation is the order
     # ("Captain? no - trader").
     fix = _correction(vocab).search(text.translate(_APOSTROPHES))
