@@ -322,7 +322,7 @@ def test_take_is_never_read_as_place_for_the_mayor() -> None:
 
 def test_a_line_not_understood_stops_the_colonist_order_it_may_belong_to() -> None:
     game = mayor_game()
-    text = "Move the corn worker to the quarry. New colonists: 2 on coffee roaster"
+    text = "Swap the corn worker for the quarry one. New colonists: 2 on coffee roaster"
     report = check_mail(text, game, 0)
     assert report.actions == []
     assert any("read whole" in e.reason for e in report.errors)

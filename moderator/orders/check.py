@@ -533,10 +533,11 @@ def _undo_turn(report: Report, steps: list[Accepted], failed: Accepted, err: Ord
     report.errors = sorted([*report.errors, *errors], key=lambda e: e.line_no or 0)
 
 
-def parse_text(text: str) -> list[Command]:
-    """Every order of a text, colonist lines merged, errors raised (for tests and tools)."""
+def parse_text(text: str, kind: DecisionKind | None = None) -> list[Command]:
+    """Every order of a text, colonist lines merged, errors raised (for tests and tools);
+    ``kind``: the decision it answers, as for parse_mail."""
     out: list[Command] = []
-    for item in _merge_lines(parse_mail(text)):
+    for item in _merge_lines(parse_mail(text, kind)):
         if isinstance(item, OrderError):
             raise item
         out.append(item.command)

@@ -130,26 +130,43 @@ class Target:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """``count`` colonists off or onto ``target``."""
+    """``count`` colonists off or onto ``target``; a placement of None fills every empty
+    circle of the target ("fill the coffee roaster")."""
+
+    count: int | None
+    target: Target
+
+
+@dataclass(frozen=True, slots=True)
+class Share:
+    """``count`` colonists shared among ``targets``, at least one each ("both on corn and
+    sugar", "all three on corn, sugar and the mill"). ``as_written``: a count written
+    before a list ("place 2 on corn, sugar") may also mean that many on the first place
+    and one on each other; the board decides, and asks when both can be done."""
 
     count: int
-    target: Target
+    targets: tuple[Target, ...]
+    as_written: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class MayorCmd:
     """A colonist order: every removal first, then every placement (seed 002).
-    ``extra`` None: the mayor takes his privilege colonist (the default)."""
+    ``extra`` None: the mayor takes his privilege colonist (the default). ``stay``: the
+    order says the colonists it does not place stay in San Juan ("rest in San Juan"),
+    so nothing is added to it."""
 
     extra: bool | None = None
     removals: tuple[Move, ...] = ()
-    placements: tuple[Move, ...] = ()
+    placements: tuple[Move | Share, ...] = ()
+    stay: bool = False
 
     def merged(self, other: MayorCmd) -> MayorCmd:
         return MayorCmd(
             other.extra if other.extra is not None else self.extra,
             self.removals + other.removals,
             self.placements + other.placements,
+            self.stay or other.stay,
         )
 
 

@@ -47,6 +47,7 @@ from .commands import (
     RoleRef,
     SellCmd,
     SettleCmd,
+    Share,
     ShipCmd,
     StatusCmd,
     Target,
@@ -85,7 +86,7 @@ def lark_parser() -> Lark:
         full_grammar(),
         parser="lalr",
         lexer="contextual",
-        start=["mail", "order"],
+        start=["mail", "order", "colonists"],
         maybe_placeholders=True,
         transformer=_ToCommand(),
     )
@@ -154,6 +155,53 @@ def _match_building(words: tuple[str, ...]) -> tuple[Building, ...]:
 def _count(token: Token | None) -> int | None:
     """A ``number`` rule's value (already checked), or None when left out."""
     return None if token is None else int(token)
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """One place of a colonist list as written: ``count`` None when not written; ``each``:
+    the count goes on every place after it too ("2 each on corn and sugar"); ``shared``:
+    it is shared among them ("both on corn and sugar"); ``source``: a move from there;
+    ``fill``: every empty circle of it and of the places after it ("fill the roaster")."""
+
+    target: Target
+    count: int | None = None
+    each: bool = False
+    shared: bool = False
+    source: Target | None = None
+    fill: bool = False
+
+
+def _placements(items: tuple[_Placed | MayorCmd, ...]) -> MayorCmd:
+    """A colonist list as a command. A place without a count belongs to the counted place
+    before it: it takes one colonist, or the same count after "each", or a share of a
+    count written before the list ("both on corn and sugar")."""
+    out = MayorCmd()
+    groups: list[list[_Placed]] = []
+    for item in items:
+        if isinstance(item, MayorCmd):
+            out = out.merged(item)
+        elif groups and item.count is None and item.source is None and groups[-1][0].source is None:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    removals: list[Move] = []
+    placements: list[Move | Share] = []
+    for head, *rest in groups:
+        n = 1 if head.count is None else head.count
+        if head.source is not None:
+            removals.append(Move(n, head.source))
+        targets = (head.target, *(p.target for p in rest))
+        if head.fill:
+            placements.extend(Move(None, t) for t in targets)
+        elif head.each:
+            placements.extend(Move(n, t) for t in targets)
+        elif rest and (head.shared or n > 1):
+            placements.append(Share(n, targets, as_written=not head.shared))
+        else:
+            placements.append(Move(n, head.target))
+            placements.extend(Move(1, t) for t in targets[1:])
+    return out.merged(MayorCmd(removals=tuple(removals), placements=tuple(placements)))
 
 
 # A ship order's place: a cargo ship by its capacity, or by its size, or the wharf.
@@ -233,6 +281,9 @@ class _ToCommand(Transformer[Token, Command]):
         goods = [t for t in tokens if t.type == "GOOD"]
         if "PLANTATION" in types or types == ["GOOD"]:
             rest = [t for t in tokens if t.type not in ("GOOD", "PLANTATION")]
+            if not goods and not rest:
+                # "the plantation": the player's board says which, or he is asked
+                return Target(TargetKind.PLANTATION, "plantation")
             if len(goods) != 1 or rest:
                 raise OrderSyntaxError(
                     f'"{text}": name one plantation, like "corn" or "coffee plantation"',
@@ -382,49 +433,182 @@ class _ToCommand(Transformer[Token, Command]):
     def no_extra_colonist(self, *_: Token) -> MayorCmd:
         return MayorCmd(extra=False)
 
-    def no_change(self, *_: Token) -> MayorCmd:
+    def no_change(self, *_: Token | None) -> MayorCmd:
         return MayorCmd()
 
-    def take_extra_colonist(self, *_: Token) -> MayorCmd:
+    def take_extra_colonist(self, *_: Token | None) -> MayorCmd:
         return MayorCmd(extra=True)
 
-    def amount_from(
+    def no_extra_short(self, *_: Token | None) -> MayorCmd:
+        # "no extra" in the mayor phase: the extra colonist (colonists start only)
+        return MayorCmd(extra=False)
+
+    def take_extra_one(self, *tokens: Token | None) -> MayorCmd:
+        # "I'll take the extra one" (colonists start only)
+        word = next(t for t in tokens if t is not None and t.type == "NUMWORD")
+        if ENGLISH.numbers[str(word).lower()] != 1:
+            raise OrderSyntaxError("the mayor takes one extra colonist", column=word.column)
+        return MayorCmd(extra=True)
+
+    def taken(
         self, count: Token | None, _colonist: Token | None, _from: Token | None, target: Target
     ) -> Move:
         return Move(_count(count) or 1, target)
 
-    amount_on = amount_from
-
-    def counted_after(
-        self, _colonist: Token | None, _on: Token | None, target: Target, count: Token
-    ) -> Move:
-        # "sugar 1, roaster 2": the count after the place
-        return Move(int(count), target)
+    def taken_worker(self, count: Token | None, target: Target, _colonist: Token) -> Move:
+        # "remove the corn worker"
+        return Move(_count(count) or 1, target)
 
     def removal(self, _verb: Token, *moves: Move) -> MayorCmd:
         return MayorCmd(removals=moves)
 
-    def placement(self, _verb: Token, *moves: Move) -> MayorCmd:
-        return MayorCmd(placements=moves)
+    def amount_on(
+        self, count: Token | None, _colonist: Token | None, _on: Token | None, target: Target
+    ) -> _Placed:
+        return _Placed(target, _count(count))
 
-    def move(
+    def counted_after(
+        self, _colonist: Token | None, _on: Token | None, target: Target, count: Token
+    ) -> _Placed:
+        # "sugar 1, roaster 2": the count after the place
+        return _Placed(target, int(count))
+
+    def rest_counted(
+        self, _rest: Token, count: Token, _colonist: Token | None, _on: Token | None, target: Target
+    ) -> _Placed:
+        # "the remaining 2 on the roaster"
+        return _Placed(target, int(count))
+
+    def both_on(
+        self, _both: Token, _colonist: Token | None, _on: Token | None, target: Target
+    ) -> _Placed:
+        return _Placed(target, 2, shared=True)
+
+    def each_on(
         self,
-        _verb: Token,
+        count: Token,
+        _colonist: Token | None,
+        _each: Token,
+        _on: Token | None,
+        target: Target,
+    ) -> _Placed:
+        # "2 each on corn and sugar"
+        return _Placed(target, int(count), each=True)
+
+    def on_each(
+        self,
+        count: Token | None,
+        _colonist: Token | None,
+        _on: Token,
+        _each: Token,
+        target: Target,
+    ) -> _Placed:
+        # "one on each of corn, sugar and the mill"
+        return _Placed(target, _count(count) or 1, each=True)
+
+    def moved(
+        self,
         count: Token | None,
         _colonist: Token | None,
         _from: Token | None,
         src: Target,
         _to: Token,
         dst: Target,
+    ) -> _Placed:
+        return _Placed(dst, _count(count) or 1, source=src)
+
+    def colonist_moved(
+        self, _colonist: Token, _from: Token, src: Target, _to: Token, dst: Target
+    ) -> _Placed:
+        return _Placed(dst, 1, source=src)
+
+    def moved_worker(
+        self,
+        count: Token | None,
+        src: Target,
+        _colonist: Token,
+        _move: Token | None,
+        _to: Token,
+        dst: Target,
+    ) -> _Placed:
+        # "the corn worker (goes) to the university"
+        return _Placed(dst, _count(count) or 1, source=src)
+
+    def moved_worker_plain(
+        self, count: Token | None, src: Target, _colonist: Token, _to: Token, dst: Target
+    ) -> _Placed:
+        return _Placed(dst, _count(count) or 1, source=src)
+
+    def kept_in(
+        self,
+        verb: Token,
+        count: Token | None,
+        _colonist: Token | None,
+        _on: Token,
+        target: Target,
+    ) -> _Placed:
+        # "keep 1 in San Juan": only San Juan keeps colonists this way ("leave 1 on corn"
+        # says nothing of what to do).
+        if target.kind is not TargetKind.SAN_JUAN:
+            raise OrderSyntaxError(
+                f'"{verb} ... {target.text}": write what to remove or place', column=verb.column
+            )
+        return _Placed(target, _count(count) or 1)
+
+    def stays_in(
+        self, count: Token, _colonist: Token | None, stay: Token, _on: Token, target: Target
+    ) -> _Placed:
+        # "1 stays in San Juan"
+        return self.kept_in(stay, count, _colonist, _on, target)
+
+    def rest(
+        self,
+        _verb: Token | None,
+        word: Token,
+        _colonist: Token | None,
+        _stay: Token | None,
+        _as_is: Token | None,
+        _on: Token | None,
+        target: Target | None,
     ) -> MayorCmd:
-        n = _count(count) or 1
-        return MayorCmd(removals=(Move(n, src),), placements=(Move(n, dst),))
+        # "rest in San Juan", "everyone else stays": they stay where the rules keep them
+        if target is not None and target.kind is not TargetKind.SAN_JUAN:
+            raise OrderSyntaxError(
+                f'"the {word} on {target.text}": write how many go there', column=word.column
+            )
+        return MayorCmd(stay=True)
+
+    def placement(
+        self, _verb: Token, _from: Token | None, _san_juan: Token | None, *items: _Placed | MayorCmd
+    ) -> MayorCmd:
+        return _placements(items)
+
+    def verbless(
+        self,
+        _mayor: Token | None,
+        extra: MayorCmd | None,
+        _from: Token | None,
+        _san_juan: Token | None,
+        *items: _Placed | MayorCmd,
+    ) -> MayorCmd:
+        return (extra or MayorCmd()).merged(_placements(items))
+
+    def move(self, _verb: Token, *items: _Placed) -> MayorCmd:
+        return _placements(items)
+
+    def fill(self, _verb: Token, target: Target, *items: _Placed | MayorCmd) -> MayorCmd:
+        # "fill the roaster and the university, 1 on sugar": the places after "fill"
+        # without a count of their own are filled too
+        return _placements((_Placed(target, fill=True), *items))
 
     def mayor_order(self, _mayor: Token | None, *clauses: MayorCmd) -> MayorCmd:
         out = MayorCmd()
         for clause in clauses:
             out = out.merged(clause)
         return out
+
+    def colonists(self, order: MayorCmd) -> MayorCmd:
+        return order
 
     # -- declining and service
 
@@ -623,9 +807,10 @@ def syntax_error(exc: UnexpectedInput, text: str) -> OrderSyntaxError:
 # -- public parsing API --------------------------------------------------------------
 
 
-def parse_order(text: str) -> Command:
+def parse_order(text: str, start: str = "order") -> Command:
     """One order (no ";" or line break). Raises OrderSyntaxError; columns are 1-based
-    within ``text``."""
+    within ``text``. ``start``: "colonists" reads it as a colonist order of the mayor
+    phase, where it needs no verb (grammars/orders.lark)."""
     if len(text) > MAX_ORDER_LENGTH:
         raise OrderSyntaxError(
             f"this order is too long ({len(text)} characters); write one order per line",
@@ -636,15 +821,15 @@ def parse_order(text: str) -> Command:
     readable = normalise(text)
     if not readable.strip():
         raise OrderSyntaxError("there is no order here, only politeness", column=1)
-    return _parse_order(readable)
+    return _parse_order(readable, start)
 
 
 @lru_cache(maxsize=4096)
-def _parse_order(text: str) -> Command:
+def _parse_order(text: str, start: str) -> Command:
     # Commands are immutable, so a repeated order (a bot's, a resent mail) is parsed once.
     try:
         # The transformer runs while parsing: the result is its Command, not a tree.
-        command = cast(Command, lark_parser().parse(text, start="order"))
+        command = cast(Command, lark_parser().parse(text, start=start))
     except UnexpectedInput as exc:
         raise syntax_error(exc, text) from None
     except VisitError as exc:
@@ -753,6 +938,19 @@ def parse_mail(text: str, kind: DecisionKind | None = None) -> list[Parsed | Ord
     return out
 
 
+def colonist_order(text: str) -> MayorCmd | None:
+    """``text`` as a colonist order of the mayor phase, where the decision asked says
+    what it is for and it needs no verb ("1 to sugar, 2 to coffee roaster", "the corn
+    worker goes to the university", "no extra"), or None when it is not one."""
+    if len(text) > MAX_ORDER_LENGTH:
+        return None
+    try:
+        command = parse_order(text, start="colonists")
+    except OrderError:
+        return None
+    return command if isinstance(command, MayorCmd) else None
+
+
 def _leads_to(command: Command, kind: DecisionKind | None) -> DecisionKind | None:
     """The decision the player faces after ``command`` (a role's, the tile after the
     hacienda), for reading bare answers on later lines."""
@@ -769,6 +967,10 @@ def _parse_segment(seg: Segment, kind: DecisionKind | None) -> Parsed | OrderErr
         literal = parse_order(seg.text)
     except OrderError as err:
         error = err.at(seg.line, seg.line_no, seg.column - 1)
+    if kind is DecisionKind.MAYOR and not isinstance(literal, MayorCmd):
+        colonists = colonist_order(seg.text)
+        if colonists is not None:
+            return Parsed(seg, colonists)
     if literal is not None:
         other = target_kind(literal) not in (None, kind) and not is_service(literal)
         if kind is None or not other or has_verb(seg.text):

@@ -131,7 +131,7 @@ class QueuedOrder:
         assert pick is None or isinstance(pick, int)
         key = DecisionKey(seat, DecisionKind(data["kind"]), round_, pick)
         text = str(data["text"])
-        (command,) = parse_text(text)
+        (command,) = parse_text(text, key.kind)  # (as read for that decision)
         if is_service(command) or is_absence(command):
             raise OrderError(f"{text!r} is not an order for a decision")
         game_command = cast(GameCommand, command)

@@ -37,6 +37,8 @@ def _blank(m: re.Match[str]) -> str:
 # alone it asks for help.
 # "coffee roaster x2": a count written as a multiplication, the same length as "  2".
 _TIMES = re.compile(r"(?<=\s)[x\u00d7](\d)\b", re.IGNORECASE)
+# "2x coffee roaster": the count before, as "2  coffee roaster".
+_TIMES_BEFORE = re.compile(r"\b(\d)[x\u00d7](?=\s)", re.IGNORECASE)
 # "Settler," : a comma that ends the order.
 _TRAILING = re.compile(r"[,;]+(?=[\s.!]*$)")
 _QUESTION = re.compile(r"(?<=\w)\s*\?+")
@@ -48,6 +50,7 @@ def normalise(text: str, vocab: Vocabulary = ENGLISH) -> str:
     and a question mark after words blanked out."""
     text = _courtesy(vocab).sub(_blank, text.translate(_APOSTROPHES))
     text = _TIMES.sub(lambda m: " " + m.group(1), text)
+    text = _TIMES_BEFORE.sub(lambda m: m.group(1) + " ", text)
     text = _TRAILING.sub(_blank, text)
     return _QUESTION.sub(_blank, text)
 

@@ -140,7 +140,7 @@ def resolve(command: GameCommand, game: Game, seat: int) -> Action:
         case KeepCmd():
             return _keep(command, game, seat, legal)
         case MayorCmd():
-            return resolve_mayor(command, s, seat, legal)
+            return resolve_mayor(command, game, seat, legal)
     raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
 
 
@@ -428,22 +428,26 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
 
 # -- mayor ---------------------------------------------------------------------------
 
+# The readings of one colonist order looked at, at the most (shares, "the plantation").
+MAX_LAYOUT_READINGS = 64
+
 
 @dataclass
 class _Board:
-    """A player's colonists while a colonist order is worked through."""
+    """A player's colonists while a colonist order is worked through. ``kept``: colonists
+    the order keeps in San Juan ("1 stays in San Juan"), which no later placement takes."""
 
     occupied: list[int]
     quarries: int
     on: dict[Building, int]
     san_juan: int
     pool: int = 0
+    kept: int = 0
 
 
 def _tile_name(t: Target) -> str:
     if t.kind is TargetKind.PLANTATION:
-        assert t.good is not None
-        return f"{t.good.label} plantation"
+        return "plantation" if t.good is None else f"{t.good.label} plantation"
     return t.text
 
 
@@ -461,18 +465,35 @@ def _own_building(t: Target, p: Player) -> Building:
     return owned[0]
 
 
+def _plantation(t: Target, p: Player) -> Good:
+    """The kind of plantation a target names: the one written, or, for "the plantation",
+    the player's only kind; with two kinds he is asked which."""
+    if t.good is not None:
+        return t.good
+    kinds = [g for g in GOODS if p.plantations[g]]
+    if not kinds:
+        raise IllegalOrder("you have no plantation")
+    if len(kinds) > 1:
+        names = [f"{g.label} plantation" for g in kinds]
+        raise AmbiguousOrder(
+            f'"{t.text}" could be your {or_list(names)}: name one', alternatives=names
+        )
+    return kinds[0]
+
+
 def _remove(board: _Board, p: Player, move: Move) -> None:
     t, n = move.target, move.count
+    assert n is not None  # (only a placement fills)
     if t.kind is TargetKind.SAN_JUAN:
         if board.san_juan < n:
             raise IllegalOrder(f"you cannot remove {n} from San Juan: {_has(board.san_juan, 'it')}")
         board.san_juan -= n
     elif t.kind is TargetKind.PLANTATION:
-        assert t.good is not None
-        have = board.occupied[t.good]
+        good = _plantation(t, p)
+        have = board.occupied[good]
         if have < n:
-            raise IllegalOrder(f"you cannot remove {n} from {_tile_name(t)}: {_has(have)}")
-        board.occupied[t.good] -= n
+            raise IllegalOrder(f"you cannot remove {n} from {good.label} plantation: {_has(have)}")
+        board.occupied[good] -= n
     elif t.kind is TargetKind.QUARRY:
         if board.quarries < n:
             raise IllegalOrder(f"you cannot remove {n} from quarry: {_has(board.quarries)}")
@@ -486,45 +507,49 @@ def _remove(board: _Board, p: Player, move: Move) -> None:
 
 
 def _place(board: _Board, p: Player, move: Move) -> None:
-    t, n = move.target, move.count
+    t, count = move.target, move.count
+    free = board.pool + board.san_juan - board.kept  # colonists not yet placed or kept
     if t.kind is TargetKind.SAN_JUAN:
-        # Putting colonists back in San Juan is what happens to anyone not placed.
-        if board.pool < n:
-            raise IllegalOrder(f"you have only {board.pool} removed colonist(s) to put in San Juan")
-        board.pool -= n
-        board.san_juan += n
+        # "1 stays in San Juan": kept there, so no later placement takes it.
+        n = 1 if count is None else count
+        if free < n:
+            raise IllegalOrder(f"you cannot keep {n} in San Juan: you have only {free} left")
+        board.san_juan += board.pool
+        board.pool = 0
+        board.kept += n
         return
+    good: Good | None = None
+    building: Building | None = None
     if t.kind is TargetKind.PLANTATION:
-        assert t.good is not None
-        room, tiles = p.plantations[t.good] - board.occupied[t.good], p.plantations[t.good]
+        good = _plantation(t, p)
+        room, tiles = p.plantations[good] - board.occupied[good], p.plantations[good]
+        where = f"{good.label} plantation"
         if tiles == 0:
-            raise IllegalOrder(f"you have no {_tile_name(t)}")
+            raise IllegalOrder(f"you have no {where}")
     elif t.kind is TargetKind.QUARRY:
-        room, tiles = p.quarries - board.quarries, p.quarries
+        room, tiles, where = p.quarries - board.quarries, p.quarries, "quarry"
         if tiles == 0:
             raise IllegalOrder("you have no quarry")
     else:
-        b = _own_building(t, p)
-        room = BUILDINGS[b].circles - board.on[b]
-    if room < n:
-        where = _tile_name(t) if t.kind is not TargetKind.BUILDING else _own_building(t, p).label
+        building = _own_building(t, p)
+        room, where = BUILDINGS[building].circles - board.on[building], building.label
+    n = room if count is None else count  # None: fill it
+    if room < n or n == 0:
         full = "it is full" if room == 0 else f"only {room} empty circle{'s' if room != 1 else ''}"
-        raise IllegalOrder(f"you cannot place {n} on {where}: {full}")
-    if board.pool + board.san_juan < n:
+        raise IllegalOrder(f"you cannot place {n or ''} on {where}: {full}".replace("  ", " "))
+    if free < n:
         raise IllegalOrder(
-            f"you cannot place {n} on {_tile_name(t)}: you have only "
-            f"{board.pool + board.san_juan} colonist(s) left to place"
+            f"you cannot place {n} on {where}: you have only {free} colonist(s) left to place"
         )
     from_pool = min(board.pool, n)
     board.pool -= from_pool
     board.san_juan -= n - from_pool
-    if t.kind is TargetKind.PLANTATION:
-        assert t.good is not None
-        board.occupied[t.good] += n
-    elif t.kind is TargetKind.QUARRY:
-        board.quarries += n
+    if good is not None:
+        board.occupied[good] += n
+    elif building is not None:
+        board.on[building] += n
     else:
-        board.on[_own_building(t, p)] += n
+        board.quarries += n
 
 
 def _has(n: int, who: str = "it") -> str:
@@ -549,13 +574,46 @@ def empty_circles(p: Player, layout: Layout) -> list[str]:
     return out
 
 
-def layout_after(cmd: MayorCmd, p: Player, san_juan: int) -> tuple[Layout, int]:
+def _shares(count: int, places: int) -> list[tuple[int, ...]]:
+    """Every way to share ``count`` colonists among ``places``, at least one each."""
+    if places == 1:
+        return [(count,)] if count >= 1 else []
+    return [
+        (first, *rest) for first in range(1, count) for rest in _shares(count - first, places - 1)
+    ]
+
+
+def readings_of(cmd: MayorCmd) -> list[tuple[Move, ...]]:
+    """The placements a colonist order may mean, as written first: a count before a
+    list ("place 2 on corn, sugar") as that many on the first place and one on each
+    other, and as shared among the places; "both on corn and sugar" only shared."""
+    out: list[tuple[Move, ...]] = [()]
+    for item in cmd.placements:
+        ways: list[tuple[Move, ...]] = []
+        if isinstance(item, Move):
+            ways.append((item,))
+        else:
+            if item.as_written:
+                first, *others = item.targets
+                ways.append((Move(item.count, first), *(Move(1, t) for t in others)))
+            for counts in _shares(item.count, len(item.targets)):
+                way = tuple(Move(n, t) for n, t in zip(counts, item.targets, strict=True))
+                if way not in ways:
+                    ways.append(way)
+        out = [(*done, *way) for done in out for way in ways][:MAX_LAYOUT_READINGS]
+    return out
+
+
+def layout_after(
+    cmd: MayorCmd, p: Player, san_juan: int, placements: tuple[Move, ...] | None = None
+) -> tuple[Layout, int]:
     """Apply a colonist order to the player's current layout: every removal, then every
-    placement. Returns the new layout and how many colonists are left in San Juan."""
+    placement (``placements``: one reading of the order's, by default its first).
+    Returns the new layout and how many colonists are left in San Juan."""
     board = _Board(list(p.occupied), p.occupied_quarries, dict(p.buildings), san_juan)
     for move in cmd.removals:
         _remove(board, p, move)
-    for move in cmd.placements:
+    for move in readings_of(cmd)[0] if placements is None else placements:
         _place(board, p, move)
     o = board.occupied
     layout = Layout(
@@ -566,9 +624,16 @@ def layout_after(cmd: MayorCmd, p: Player, san_juan: int) -> tuple[Layout, int]:
     return layout, board.san_juan + board.pool
 
 
-def resolve_mayor(cmd: MayorCmd, s: State, seat: int, legal: Sequence[Action]) -> Action:
+def resolve_mayor(cmd: MayorCmd, game: Game, seat: int, legal: Sequence[Action]) -> Action:
+    """A colonist order as the layout it makes. Several readings (a count before a list)
+    count when they can be done as written; one such is the order, several are asked
+    back. An order that places too few is completed only when one way fills the empty
+    circles and the order did not keep colonists in San Juan on purpose."""
+    from .format import format_action  # (format reads decisions from this module)
+
+    s = game.state
     p = s.players[seat]
-    if any(m.count < 1 for m in (*cmd.removals, *cmd.placements)):
+    if any(m.count is not None and m.count < 1 for m in (*cmd.removals, *cmd.placements)):
         raise IllegalOrder("a count must be at least 1")
     can_extra = True in mayor.extras(s, seat)
     if cmd.extra and not can_extra:
@@ -578,10 +643,31 @@ def resolve_mayor(cmd: MayorCmd, s: State, seat: int, legal: Sequence[Action]) -
     # Unless declined, the mayor takes his extra colonist (seed 002); an order that only
     # works without it is an error, not a silent refusal of the privilege.
     extra = can_extra if cmd.extra is None else bool(cmd.extra)
-    layout, left = layout_after(cmd, p, p.san_juan + int(extra))
-    action = PlaceColonists(layout, extra)
-    if action in legal:
-        return action
+    done: dict[Action, None] = {}
+    short: list[tuple[Layout, int]] = []
+    failed: IllegalOrder | AmbiguousOrder | None = None
+    for placements in readings_of(cmd):
+        try:
+            layout, left = layout_after(cmd, p, p.san_juan + int(extra), placements)
+        except (IllegalOrder, AmbiguousOrder) as err:
+            failed = failed or err
+            continue
+        action = PlaceColonists(layout, extra)
+        if action in legal:
+            done[action] = None
+        else:
+            short.append((layout, left))
+    if len(done) == 1:
+        return next(iter(done))
+    if done:
+        meanings = [format_action(a, game, seat) for a in done]
+        raise AmbiguousOrder(
+            f"the order could mean {or_list(meanings)}: write which", alternatives=meanings
+        )
+    if not short:
+        assert failed is not None
+        raise failed
+    layout, left = short[0]
     note = ""
     if extra and cmd.extra is None:
         note = ' (with the mayor\'s extra colonist, taken unless you write "no extra colonist")'
@@ -591,16 +677,22 @@ def resolve_mayor(cmd: MayorCmd, s: State, seat: int, legal: Sequence[Action]) -
         + ", ".join(empty_circles(p, layout))
         + "; every empty circle must be filled while colonists remain"
     )
+    kept = cmd.stay or any(
+        m.target.kind is TargetKind.SAN_JUAN for m in cmd.placements if isinstance(m, Move)
+    )
+    if kept or cmd == MayorCmd():
+        raise IllegalOrder(reason)  # never "no change", nor San Juan kept on purpose
     # An order that places too few is incomplete, not wrong: when one way only fills
     # the empty circles, that is the order; when several do, ask where the rest go.
     completions = {
         a: more
+        for before, _ in short
         for a in legal
         if isinstance(a, PlaceColonists) and a.extra is extra
-        for more in [_added(p, layout, a.layout)]
+        for more in [_added(p, before, a.layout)]
         if more is not None
     }
-    if len(completions) == 1 and cmd != MayorCmd():  # never "no change"
+    if len(completions) == 1:
         return next(iter(completions))
     rest = list(completions.values())
     if rest:

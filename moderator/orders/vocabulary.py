@@ -81,7 +81,7 @@ class Vocabulary:
     draw_words: tuple[str, ...] = ()
     not_now: tuple[str, ...] = ()
     verbs: tuple[str, ...] = ("ROLE", "TAKE", "SETTLE", "BUILD", "SELL", "SHIP", "KEEP")
-    clause_verbs: tuple[str, ...] = ("REMOVE", "PLACE", "MOVE")
+    clause_verbs: tuple[str, ...] = ("REMOVE", "PLACE", "MOVE", "FILL", "LEAVE")
     clause_leads: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
@@ -178,6 +178,7 @@ _EN_SPELLINGS = {
     "craftsmen": "craftsman",
     "sanjuan": "san juan",
     "wharves": "wharf",
+    "uni": "university",
 }
 
 # Words of a building's name that no other terminal holds, with plurals and spellings.
@@ -233,7 +234,7 @@ ENGLISH = Vocabulary(
         Term("GOOD", tuple(_EN_GOODS), "a good"),
         Term("HACIENDA", _s("hacienda"), "the hacienda"),
         Term("HOSPICE", _s("hospice"), "the hospice"),
-        Term("UNIVERSITY", ("university", "universities"), "the university"),
+        Term("UNIVERSITY", ("university", "universities", "uni"), "the university"),
         Term("WHARF", ("wharf", "wharfs", "wharves"), "the wharf"),
         Term("WAREHOUSE", _s("warehouse"), "a warehouse"),
         Term("BWORD", _building_words(), "a word of a building's name"),
@@ -257,7 +258,14 @@ ENGLISH = Vocabulary(
             "the craftsman's extra barrel, the mayor's extra colonist",
         ),
         Term("BARREL", _s("barrel", "good"), "a barrel"),
-        Term("COLONIST", (*_s("colonist", "worker"), "man", "men", "people", "ones"), "a colonist"),
+        Term(
+            "COLONIST",
+            (
+                *_s("colonist", "worker", "guy", "person", "meeple", "labourer", "laborer"),
+                *("man", "men", "people", "ones", "folks"),
+            ),
+            "a colonist",
+        ),
         Term(
             "REMOVE",
             (*_s("remove", "unman", "withdraw"), *_ing("remove", "withdraw")),
@@ -271,7 +279,28 @@ ENGLISH = Vocabulary(
             ),
             "put colonists on",
         ),
-        Term("MOVE", (*_s("move", "shift"), *_ing("move", "shift")), "move colonists"),
+        Term("MOVE", (*_s("move", "shift"), *_ing("move", "shift"), "goes"), "move colonists"),
+        Term("FILL", (*_s("fill"), *_ing("fill"), "fill up", "max out"), "every empty circle of"),
+        Term("BOTH", ("both",), "both (two colonists)"),
+        Term(
+            "REST",
+            (
+                *("rest", "remaining", "remainder", "leftover", "leftovers", "others"),
+                *("everyone else", "everybody else", "anyone else"),
+            ),
+            "the colonists not placed (they stay in San Juan)",
+        ),
+        Term("STAY", (*_s("stay", "remain"), *_ing("stay")), "stay (in San Juan)"),
+        Term("LEAVE", ("leave", "leaves", "leaving"), "leave (colonists as they are)"),
+        Term("EVERYTHING", ("everything", "everyone", "everybody"), "everything (no change)"),
+        Term(
+            "AS_IS",
+            (
+                *("as is", "as they are", "as before", "as they were"),
+                *("as", "unchanged", "where they are", "same"),
+            ),
+            "as it is (no change)",
+        ),
         Term("CHANGE", _s("change"), "no change"),
         Term("SAN_JUAN", ("san juan", "sanjuan"), "San Juan"),
         Term("PASS", ("pass", "nothing", "none", "skip", "decline"), "decline"),
