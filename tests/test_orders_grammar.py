@@ -294,7 +294,7 @@ def test_password_lines_are_read_apart() -> None:
         ("build harbr", 7, ['"harbr"', 'did you mean "harbor"']),
         ("frobnicate", 1, ['"frobnicate" is not an order']),
         ("settle", 7, ["stops too early", "a good"]),
-        ("role coffee", 6, ['"coffee" does not fit here', "a role"]),
+        ("role coffee", 6, ['"coffee" does not fit after "role"', "a role should come there"]),
         ("ship 0 corn", 6, ["at least 1"]),
         ("build wizard tower", 7, ['"wizard"']),
         ("ship corn on", 13, ["stops too early", "a number"]),
@@ -424,9 +424,9 @@ def test_absence_orders(text: str, command: Command) -> None:
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("away", 'expected a number, "until"'),
+        ("away", 'a number or "until" should follow'),
         ("away until", "a day of the week"),
-        ("away until 3", "expected a month"),
+        ("away until 3", "a month should follow"),
         ("away 5", '"days" or "weeks"'),
         ("away until 31 April", "there is no 31 April"),
         ("away until 29 Feb 2027", "there is no 29 February 2027"),

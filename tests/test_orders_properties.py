@@ -49,6 +49,7 @@ from moderator.orders.commands import (
     TargetKind,
     WharfCmd,
     Where,
+    is_absence,
 )
 from moderator.orders.parser import Parsed, parse_mail
 from moderator.orders.vocabulary import ENGLISH, words
@@ -229,7 +230,7 @@ def test_a_mail_raises_nothing_and_changes_nothing(text: str, which: int, other:
 
 def parse_text_lenient(text: str) -> Iterator[GameCommand]:
     for item in parse_mail(text):
-        if isinstance(item, Parsed) and not is_service(item.command):
+        if isinstance(item, Parsed) and not (is_service(item.command) or is_absence(item.command)):
             yield cast(GameCommand, item.command)
 
 

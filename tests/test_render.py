@@ -209,7 +209,7 @@ def test_the_first_line_says_what_the_mail_asks(rendered: dict[str, Rendered]) -
     assert first["update_waiting"].endswith(": builder — build")
     assert first["update_reply"].startswith("Waiting for ")
     assert first["update_ahead"].startswith("Your turn is coming: ")
-    assert first["update_not_understood"].endswith("(2 lines not understood)")
+    assert first["update_not_understood"].endswith("(1 line not understood, 1 not allowed)")
     assert first["game_end"].startswith("Game over: ")
     for kind, line in first.items():
         assert "None" not in line, kind

@@ -27,12 +27,13 @@ from .commands import (
     is_service,
     target_kind,
 )
-from .errors import AmbiguousOrder, IllegalOrder, OrderError, OrderSyntaxError
+from .elsewhere import elsewhere
+from .errors import AlreadyDone, AmbiguousOrder, IllegalOrder, OrderError, OrderSyntaxError
 from .format import format_action, legal_orders
 from .parser import Alternative, Parsed, Segment, parse_mail, password, segments
 from .queue import DecisionKey, QueuedOrder, decision_key, passed_this_round, role_kinds
 from .reading import MENTIONS_TIER, interjection, phrase
-from .resolve import KIND_NAMES, decision_of, or_list, resolve
+from .resolve import KIND_NAMES, asked_now, decision_of, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary, known, suggestions
 
 _SETTLE = DecisionKind.SETTLE
@@ -254,7 +255,7 @@ def check_mail(
             own = said.get(id(item), item.line)
             ignored = _courtesy(own) or _heading(own) or interjection(own)
             if not (ignored or _signature(own, item, items, game)):
-                report.errors.append(item.with_legal(report.legal))
+                report.errors.append(_explained(item, own, game, seat).with_legal(report.legal))
             continue
         seg, command, reading = item.segment, item.command, item.text
         loose = False
@@ -335,9 +336,7 @@ def check_mail(
                 )
             key = decision_key(game_command, game, seat)
             if key is None:
-                raise IllegalOrder(
-                    "the game is over" if game.over else "you have nothing to decide now"
-                )
+                raise IllegalOrder(asked_now(game, seat))
             if (
                 not key.current
                 and done is not None
@@ -345,7 +344,7 @@ def check_mail(
             ):
                 what = done(key.kind)
                 if what is not None:
-                    raise IllegalOrder(f"already done: {what}")
+                    raise AlreadyDone(what)
             if isinstance(game_command, PassCmd) and game_command.kind is None:
                 game_command = PassCmd(key.kind)
             report.accepted.append(
@@ -408,6 +407,16 @@ def _loose_alone(report: Report) -> None:
         if a not in loose and not (a.text == _HACIENDA_DEFAULT and a.line_no in gone)
     ]
     report.errors.sort(key=lambda e: e.line_no or 0)
+
+
+def _explained(err: OrderError, text: str, game: Game, seat: int) -> OrderError:
+    """A line that is no order for the decision asked, but names what another decision
+    orders ("quarry" while building), told so in words (elsewhere.elsewhere) instead of
+    the grammar's complaint."""
+    if not isinstance(err, OrderSyntaxError):
+        return err
+    why = elsewhere(text, game, seat)
+    return err if why is None else OrderSyntaxError(why).at(err.line, err.line_no)
 
 
 def _placed(err: OrderError, seg: Segment) -> OrderError:

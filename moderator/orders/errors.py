@@ -80,6 +80,16 @@ class IllegalOrder(OrderError):
     """The order is understood but not allowed now (or not this player's turn)."""
 
 
+class AlreadyDone(IllegalOrder):
+    """An order for a decision of this round he has already taken (a mail sent again):
+    ``done`` is what was done, as orders. Not done a second time; the reply says so
+    apart from the orders it could not read."""
+
+    def __init__(self, done: str, line: str = "", line_no: int | None = None) -> None:
+        super().__init__(f"already done: {done}", line, None, line_no)
+        self.done = done
+
+
 class AmbiguousOrder(OrderError):
     """The order could mean two different things; ``alternatives`` says which."""
 
@@ -97,6 +107,7 @@ class AmbiguousOrder(OrderError):
 
 
 __all__ = [
+    "AlreadyDone",
     "AmbiguousOrder",
     "IllegalOrder",
     "OrderError",

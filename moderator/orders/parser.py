@@ -718,15 +718,15 @@ _EXPECTED = {
     "QUARRY": '"quarry"',
     "PLANTATION": '"plantation"',
     "SAN_JUAN": '"san juan"',
-    "WAREHOUSE": '"warehouse"',
+    "WAREHOUSE": "a building",
     "WINDROSE": '"wind rose"',
     "ON": '"on"',
     "TO": '"to"',
     "FROM": '"from"',
     "COLONIST": '"colonist"',
-    "HOSPICE": '"hospice"',
-    "UNIVERSITY": '"university"',
-    "HACIENDA": '"hacienda"',
+    "HOSPICE": "a building",
+    "UNIVERSITY": "a building",
+    "HACIENDA": "a building",
     "WHARF": '"wharf"',
     "EXTRA": '"extra"',
     "PASS": '"nothing"',
@@ -755,21 +755,37 @@ def _word_at(text: str, index: int) -> str:
     return m.group(0) if m else ""
 
 
-def _describe_expected(expected: set[str]) -> str:
+# Words that only join the things of an order: worth naming when nothing else fits.
+_JOINING = {"ART", "ON", "TO", "FROM", "COLONIST", "PLANTATION", "PASS", "_COMMA", "_OR"}
+
+
+def _describe_expected(expected: set[str], then: str) -> str:
+    """What may come at the place of a syntax error, in words ("a role should come
+    there"): only when it is a few things, which help the player; a longer list of the
+    grammar's possibilities would not."""
+    things = expected - _JOINING or expected
+    if "BWORD" in things and "PLANTATION" not in expected:
+        things -= {"GOOD"}  # "build coffee": a good names its building
     names: list[str] = []
-    for term in sorted(expected):
+    for term in sorted(things):
         desc = _EXPECTED.get(term)
         if desc and desc not in names:
             names.append(desc)
-    if not names:
+    if not names or len(names) > 5:
         return ""
-    if len(names) > 6:
-        names = [*names[:6], "…"]
-    return "; expected " + ", ".join(names)
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return f": {listed} should {then}"
+
+
+def _said(text: str, limit: int = 40) -> str:
+    """A part of the order, quoted for the reply (cut when long)."""
+    words = " ".join(text.split())
+    return f'"{words}"' if len(words) <= limit else f'"{words[: limit - 1]}…"'
 
 
 def syntax_error(exc: UnexpectedInput, text: str) -> OrderSyntaxError:
-    """A Lark error as an OrderSyntaxError: the word, where, and what would fit."""
+    """A Lark error as an OrderSyntaxError in plain words: the word, where (the column,
+    for the caret) and, when it helps, what would fit there."""
     if isinstance(exc, UnexpectedCharacters):
         index = exc.pos_in_stream or 0
         word = _word_at(text, index)
@@ -784,23 +800,25 @@ def syntax_error(exc: UnexpectedInput, text: str) -> OrderSyntaxError:
         tok = exc.token
         expected = set(exc.expected)
         if tok.type in ("$END", "_SEP"):
+            before = _said(text)
             return OrderSyntaxError(
-                "the order stops too early" + _describe_expected(expected),
+                f"{before} stops too early" + _describe_expected(expected, "follow"),
                 column=len(text.rstrip()) + 1,
             )
         start = tok.start_pos if tok.start_pos is not None else 0
         if not text[:start].strip():
             return OrderSyntaxError(
-                f'an order cannot start with "{tok}"; it starts with a word like '
-                + ", ".join(f'"{w}"' for w in ("role", "settle", "build", "sell", "ship")),
+                f'"{tok}" cannot start an order; an order starts with a word like '
+                + ", ".join(f'"{w}"' for w in ("role", "take", "build", "sell", "ship")),
                 column=start + 1,
             )
+        before = _said(text[:start])
         return OrderSyntaxError(
-            f'"{tok}" does not fit here' + _describe_expected(expected),
+            f'"{tok}" does not fit after {before}' + _describe_expected(expected, "come there"),
             column=start + 1,
         )
     if isinstance(exc, UnexpectedEOF):
-        return OrderSyntaxError("the order stops too early", column=len(text) + 1)
+        return OrderSyntaxError(f"{_said(text)} stops too early", column=len(text) + 1)
     return OrderSyntaxError("I cannot read this order")  # pragma: no cover
 
 

@@ -57,12 +57,12 @@ from .commands import (
 from .errors import AmbiguousOrder, IllegalOrder
 
 KIND_NAMES = {
-    DecisionKind.ROLE: "picking a role",
+    DecisionKind.ROLE: "which role to pick",
     DecisionKind.HACIENDA: "whether to use your hacienda",
     DecisionKind.SETTLE: "which plantation to take",
     DecisionKind.MAYOR: "where your colonists go",
     DecisionKind.BUILD: "what to build",
-    DecisionKind.CRAFTSMAN_EXTRA: "the craftsman's extra barrel",
+    DecisionKind.CRAFTSMAN_EXTRA: "which extra barrel to take",
     DecisionKind.SELL: "what to sell",
     DecisionKind.LOAD: "what to load",
     DecisionKind.STORE: "which goods to keep",
@@ -77,6 +77,14 @@ def decision_of(game: Game, seat: int) -> Decision | None:
     return None
 
 
+def asked_now(game: Game, seat: int) -> str:
+    """What ``seat`` is asked now, as the end of a sentence."""
+    decision = decision_of(game, seat)
+    if decision is None:
+        return "the game is over" if game.over else "you have nothing to decide now"
+    return f"you are asked now {KIND_NAMES[decision.kind]}"
+
+
 def _goods_list(goods: Sequence[Good]) -> str:
     return ", ".join(g.label for g in goods) or "none"
 
@@ -86,15 +94,10 @@ def resolve(command: GameCommand, game: Game, seat: int) -> Action:
     decision, or not allowed) or AmbiguousOrder; the game is never changed."""
     decision = decision_of(game, seat)
     if decision is None:
-        if game.over:
-            raise IllegalOrder("the game is over")
-        raise IllegalOrder("you have nothing to decide now")
+        raise IllegalOrder(asked_now(game, seat))
     kind = target_kind(command)
     if kind is not None and kind is not decision.kind:
-        raise IllegalOrder(
-            f"that order is for {KIND_NAMES[kind]}, but you are deciding "
-            f"{KIND_NAMES[decision.kind]} now"
-        )
+        raise IllegalOrder(f"that order is for {KIND_NAMES[kind]}; {asked_now(game, seat)}")
     legal = decision.actions
     s = game.state
     if isinstance(command, (RoleCmd, SellCmd)) and not (

@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -29,7 +30,7 @@ from ..engine.game import Game
 from ..engine.roles import mayor
 from ..engine.state import Phase
 from ..orders.check import Report
-from ..orders.errors import AmbiguousOrder, OrderError
+from ..orders.errors import AlreadyDone, AmbiguousOrder, OrderError, OrderSyntaxError
 from ..orders.format import format_action, mayor_examples
 from ..orders.help import Block, Example, help_guide
 from ..orders.queue import QueuedOrder
@@ -772,36 +773,56 @@ class OrderLine:
     meaning: str
 
 
+class NotDone(enum.Enum):
+    """Why a line of a player's mail was not done, as the reply heads it."""
+
+    UNREAD = "not understood"  # the words form no order
+    ASKED = "asked back"  # two readings, or a question: he is to say which
+    REFUSED = "not allowed"  # understood, but not allowed now
+
+
 @dataclass(frozen=True, slots=True)
 class ErrorLine:
-    """A rejected line: quoted, a caret under the place (``caret`` spaces before the
-    ``^``; None: the whole line), the reason, and the readings when ambiguous."""
+    """A line not done: quoted, a caret under the place (``caret`` spaces before the
+    ``^``; None: the whole line), the reason, the readings when asked back, and why it
+    was not done (``heading``)."""
 
     line_no: int | None
     line: str
     caret: int | None
     reason: str
     alternatives: tuple[str, ...]
+    heading: NotDone = NotDone.UNREAD
 
 
 @dataclass(frozen=True, slots=True)
 class ReplyView:
-    """ "Your orders: done …, kept …, not understood …" — what a player's mail came to."""
+    """ "Your orders: done …, kept …, already done …, not understood …" — what a
+    player's mail came to. ``already``: orders for a decision of this round he had
+    already taken (a mail sent again), each with what was done then."""
 
     done: tuple[OrderLine, ...]
     kept: tuple[OrderLine, ...]
     errors: tuple[ErrorLine, ...]
+    already: tuple[OrderLine, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not (self.done or self.kept or self.errors)
+        return not (self.done or self.kept or self.errors or self.already)
 
 
 def error_line(err: OrderError) -> ErrorLine:
     line = printable(err.line)
     caret: int | None = None
+    # A caret under the first word says nothing the quoted line does not.
     if line and err.column is not None and 0 < err.column <= len(line) + 1:
-        caret = err.column - 1
+        caret = err.column - 1 if line[: err.column - 1].strip() else None
+    if isinstance(err, AmbiguousOrder):
+        heading = NotDone.ASKED
+    elif isinstance(err, OrderSyntaxError):
+        heading = NotDone.UNREAD
+    else:
+        heading = NotDone.REFUSED
     return ErrorLine(
         line_no=err.line_no,
         line=line,
@@ -810,6 +831,7 @@ def error_line(err: OrderError) -> ErrorLine:
         alternatives=tuple(
             printable(a) for a in (err.alternatives if isinstance(err, AmbiguousOrder) else ())
         ),
+        heading=heading,
     )
 
 
@@ -832,7 +854,13 @@ def reply_view(report: Report | Sequence[OrderError]) -> ReplyView:
         for a in report.accepted
         if a.action is None and a.key is not None
     )
-    return ReplyView(done, kept, tuple(error_line(e) for e in report.errors))
+    already = tuple(
+        OrderLine(e.line_no or 0, printable(e.line), printable(e.done))
+        for e in report.errors
+        if isinstance(e, AlreadyDone)
+    )
+    errors = tuple(error_line(e) for e in report.errors if not isinstance(e, AlreadyDone))
+    return ReplyView(done, kept, errors, already)
 
 
 # -- the mails -----------------------------------------------------------------------
@@ -865,8 +893,12 @@ def first_line(seat: SeatView, reply: ReplyView | None = None) -> str:
     him, and whether any of his lines was not understood."""
     line = seat.asked
     if reply is not None and reply.errors:
-        n = len(reply.errors)
-        line += f" ({plural(n, 'line')} not understood)"
+        # "(1 line not understood)", "(2 lines not done, 1 asked back)"
+        counts = Counter(e.heading for e in reply.errors).items()
+        said = [
+            f"{plural(n, 'line') if i == 0 else n} {why.value}" for i, (why, n) in enumerate(counts)
+        ]
+        line += f" ({', '.join(said)})"
     return line
 
 

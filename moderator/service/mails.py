@@ -41,6 +41,7 @@ from ..render import Ask, PublicView, Refusal, Rendered, public_view
 from ..render.message import valid_message_id
 from ..render.views import (
     ErrorLine,
+    NotDone,
     Note,
     NoteKind,
     OrderLine,
@@ -132,7 +133,8 @@ class HeldReply:
             "reply": {
                 "done": [astuple(line) for line in self.reply.done],
                 "kept": [astuple(line) for line in self.reply.kept],
-                "errors": [astuple(line) for line in self.reply.errors],
+                "errors": [[*astuple(line)[:-1], line.heading.value] for line in self.reply.errors],
+                "already": [astuple(line) for line in self.reply.already],
             },
             "sender": self.sender,
             "message_id": self.message_id,
@@ -150,9 +152,13 @@ class HeldReply:
                 tuple(OrderLine(*line) for line in reply["done"]),
                 tuple(OrderLine(*line) for line in reply["kept"]),
                 tuple(
-                    ErrorLine(no, line, caret, reason, tuple(alts))
-                    for no, line, caret, reason, alts in reply["errors"]
+                    # (stored before the heading was: "not understood")
+                    ErrorLine(no, line, caret, reason, tuple(alts), NotDone(why[0]))
+                    if why
+                    else ErrorLine(no, line, caret, reason, tuple(alts))
+                    for no, line, caret, reason, alts, *why in reply["errors"]
                 ),
+                tuple(OrderLine(*line) for line in reply.get("already", ())),
             ),
             str(data["sender"]),
             data["message_id"],
@@ -566,6 +572,7 @@ class Mailer:
             tuple(line for r in news.replies for line in r.reply.done),
             tuple(line for r in news.replies for line in r.reply.kept),
             tuple(line for r in news.replies for line in r.reply.errors),
+            tuple(line for r in news.replies for line in r.reply.already),
         )
         accepted = any(r.accepted for r in news.replies)
         board = None
