@@ -4,8 +4,10 @@ it is written for and what a careful human moderator would do with it.
 Used by bench/orders.py (the figures) and tests/test_orders_corpus.py (no order applied
 wrongly, no figure below its floor). Every mail goes through the service's own path:
 ``check_mail`` (text -> parser -> readings -> resolved against the writer's decision),
-the actions it accepts applied in order, then, as the service's ``_advance`` does,
-forced moves and the writer's kept orders (``take_queued``) until someone must be asked.
+the actions it accepts applied in order, then the service's own ``orders.queue.advance``:
+forced moves and kept orders, the queue brought in line with the position before each
+step (orders dropped when their decision is taken otherwise, their phase is over or
+went by, or a later order replaces them), until someone must be asked.
 
 What a case expects is written as order text in the canonical form of
 ``moderator.orders.format_action``; each expected step is looked up among the legal
@@ -24,7 +26,8 @@ from pathlib import Path
 
 from moderator.engine import Game
 from moderator.engine.actions import Action
-from moderator.orders import AmbiguousOrder, QueuedOrder, check_mail, format_action, take_queued
+from moderator.orders import AmbiguousOrder, QueuedOrder, check_mail, format_action
+from moderator.orders.queue import Decided, Step, advance
 from moderator.orders.resolve import decision_of
 
 DATA = Path(__file__).resolve().parent / "data" / "orders"
@@ -188,9 +191,11 @@ def _find(game: Game, seat: int, order: str, where: str) -> Action:
     raise CorpusError(f"{where}: {order!r} is not a legal order there (legal: {shown})")
 
 
-def _forced(game: Game) -> bool:
+def _forced(game: Game, decided: list[Decided] | None = None) -> bool:
     for d in game.decisions():
         if d.forced:
+            if decided is not None:
+                decided.append(Decided.of(game, d.seat, d.actions[0]))
             game.apply(d.seat, d.actions[0])
             return True
     return False
@@ -225,34 +230,51 @@ def run_case(case: Case) -> Result:
     asked = any(isinstance(e, AmbiguousOrder) for e in report.errors)
     got: list[Action] = []
     got_text: list[str] = []
+    decided: list[Decided] = []
     for action in report.actions:
-        got_text.append(format_action(action, game, seat))
+        # The steps of one turn, with only forced moves between (as the service applies
+        # them).
+        while action not in game.legal_actions(seat) and _forced(game, decided):
+            pass
+        decided.append(Decided.of(game, seat, action))
+        got_text.append(decided[-1].echo)
         game.apply(seat, action)
         got.append(action)
-    queue: list[QueuedOrder] = list(report.queued)
-    # As the service's _advance: forced moves and the writer's kept orders, until someone
-    # must be asked.
-    while not game.over:
-        if _forced(game):
-            continue
-        decision = decision_of(game, seat)
-        if decision is None:
-            break
-        kept, queue = take_queued(game, seat, queue)
-        if kept is None:
-            break
-        got_text.append(format_action(kept, game, seat))
-        game.apply(seat, kept)
-        got.append(kept)
+
+    def act(step: Step[None]) -> None:
+        if step.seat == seat and not step.forced:
+            got_text.append(step.decided.echo)
+            got.append(step.action)
+        game.apply(step.seat, step.action)
+
+    # The service's own path (Moderator._advance): forced moves and the kept orders,
+    # until someone must be asked.
+    queue = advance(game, [(None, q) for q in report.queued], decided, act).kept
     later: Action | None = None
     later_text: str | None = None
     if case.kept_for is not None and queue:
         there = load_position(case.kept_for)
-        later, _ = take_queued(there, seat, queue)
-        if later is not None:
-            later_text = format_action(later, there, seat)
+        later, later_text = _first_kept(there, seat, queue)
     outcome = _judge(case, expected, got, later, asked, bool(queue))
     return Result(case, kind, outcome, got_text, later_text, reply)
+
+
+def _first_kept(
+    game: Game, seat: int, queue: list[tuple[None, QueuedOrder]]
+) -> tuple[Action | None, str | None]:
+    """What the kept orders of ``seat`` do first when they are brought to ``game``, a
+    later position, by the service's path: his first step from a kept order."""
+    first: list[Step[None]] = []
+
+    def act(step: Step[None]) -> None:
+        if step.seat == seat and step.used is not None and not first:
+            first.append(step)
+        game.apply(step.seat, step.action)
+
+    advance(game, queue, (), act)
+    if not first:
+        return None, None
+    return first[0].action, first[0].decided.echo
 
 
 def _expected_later(case: Case, seat: int) -> Action | None:

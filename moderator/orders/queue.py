@@ -3,11 +3,11 @@ that decision comes (if it is still legal; otherwise the player is asked)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Generic, TypeVar, cast
 
-from ..engine.actions import Action, DecisionKind
+from ..engine.actions import Action, DecisionKind, PickRole
 from ..engine.components import Role
 from ..engine.defaults import default_action
 from ..engine.game import Game
@@ -23,6 +23,7 @@ from .commands import (
     target_kind,
 )
 from .errors import OrderError
+from .format import format_action
 from .resolve import KIND_NAMES, decision_of, resolve
 
 _PHASES: dict[DecisionKind, tuple[Phase, ...]] = {
@@ -272,24 +273,163 @@ def kept_step(game: Game, seat: int, queue: Sequence[QueuedOrder]) -> KeptStep:
     return KeptStep(None, None, tuple(dropped))
 
 
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """A decision just taken, by anyone: which one, the action as an order (worded in
+    the position it was taken in), and the role when it was a role pick."""
+
+    key: DecisionKey
+    echo: str
+    role: Role | None = None
+
+    @classmethod
+    def of(cls, game: Game, seat: int, action: Action) -> Decided:
+        """The decision ``action`` takes for ``seat`` (before it is applied)."""
+        kind = game.kind()
+        assert kind is not None
+        s = game.state
+        role = action.role if isinstance(action, PickRole) else None
+        return cls(
+            DecisionKey(seat, kind, s.round, s.picks), format_action(action, game, seat), role
+        )
+
+
+T = TypeVar("T")
+
+
+@dataclass(slots=True)
+class InLine(Generic[T]):
+    """Kept orders brought in line with the position, each with what the caller tags
+    it with (the service: its stored row): those still waiting, and those dropped with
+    the reason ("": nothing to tell, the game is over), in the order they were dropped."""
+
+    kept: list[tuple[T, QueuedOrder]]
+    dropped: list[tuple[T, QueuedOrder, str]]
+
+
+def in_line(
+    queue: Sequence[tuple[T, QueuedOrder]], game: Game, decided: Sequence[Decided] = ()
+) -> InLine[T]:
+    """The queue (oldest first) brought in line with the position, after the decisions
+    ``decided``: an order whose decision was taken, whose phase is over, or whose phase
+    went by without asking it, is dropped and why is said; one for the next decision of
+    its kind is tied to the phase in progress once that decision is to come in it; of
+    two orders for one decision, the later replaces the earlier."""
+    kept: list[tuple[T, QueuedOrder]] = []
+    dropped: list[tuple[T, QueuedOrder, str]] = []
+    for tag, q in queue:
+        by = next((d for d in decided if taken(q, d.key)), None)
+        passed = next(
+            (
+                d.role
+                for d in decided
+                if d.role is not None and passed_by(q, d.role, d.key.seat, game)
+            ),
+            None,
+        )
+        if game.over:
+            reason = ""  # nothing is left to decide, nothing to tell
+        elif by is not None:
+            reason = f"that decision was taken ({by.echo})"
+        elif q.key.stale(game):
+            reason = "the phase it was for ended before it could be used"
+        elif passed is not None:
+            reason = f"the {passed.label} phase went by without asking you {KIND_NAMES[q.key.kind]}"
+        else:
+            kept.append((tag, bind(q, game)))
+            continue
+        dropped.append((tag, q, reason))
+    latest = {q.key: i for i, (_, q) in enumerate(kept)}
+    for i, (tag, q) in enumerate(kept):
+        if latest[q.key] != i:
+            dropped.append((tag, q, f"replaced by “{kept[latest[q.key]][1].text}”"))
+    return InLine([(t, q) for i, (t, q) in enumerate(kept) if latest[q.key] == i], dropped)
+
+
+@dataclass(frozen=True, slots=True)
+class Step(Generic[T]):
+    """One decision taken while advancing: by ``seat``, ``action``, from the kept order
+    ``used`` (None: forced, his only choice, or the hacienda's default on the way to a
+    kept settle order), and the decision it takes."""
+
+    seat: int
+    action: Action
+    used: tuple[T, QueuedOrder] | None
+    forced: bool
+    decided: Decided
+
+
+def advance(
+    game: Game,
+    queue: Sequence[tuple[T, QueuedOrder]],
+    decided: Sequence[Decided],
+    act: Callable[[Step[T]], None],
+) -> InLine[T]:
+    """Forced decisions and kept orders taken until someone must be asked, ``act``
+    applying each step to ``game``; the queue is brought in line with the position
+    before each step (in_line; ``decided``: the decisions taken since it last was).
+    For each decision in turn a kept order that resolves comes first (one that fits a
+    forced decision is said as the player's), then a forced one. Returns the orders
+    still waiting and all those dropped."""
+    taken_now = list(decided)
+    dropped: list[tuple[T, QueuedOrder, str]] = []
+    waiting = list(queue)
+    while True:
+        line = in_line(waiting, game, taken_now)
+        waiting, taken_now = line.kept, []
+        dropped += line.dropped
+        if game.over:
+            break
+        step: Step[T] | None = None
+        for decision in game.decisions():
+            kept = kept_step(game, decision.seat, [q for _, q in waiting])
+            gone = {id(q): reason for q, reason in kept.dropped}
+            used = next(((t, q) for t, q in waiting if q is kept.used), None)
+            dropped += [(t, q, gone[id(q)]) for t, q in waiting if id(q) in gone]
+            waiting = [(t, q) for t, q in waiting if q is not kept.used and id(q) not in gone]
+            if kept.action is not None:
+                action = kept.action
+                step = Step(
+                    decision.seat, action, used, False, Decided.of(game, decision.seat, action)
+                )
+                break
+            if decision.forced:
+                action = decision.actions[0]
+                step = Step(
+                    decision.seat, action, None, True, Decided.of(game, decision.seat, action)
+                )
+                break
+        if step is None:
+            break
+        taken_now.append(step.decided)
+        act(step)
+    return InLine(waiting, dropped)
+
+
 def take_queued(
     game: Game, seat: int, queue: Sequence[QueuedOrder]
 ) -> tuple[Action | None, list[QueuedOrder]]:
-    """kept_step over stored orders: returns the action to apply (or None) and the
-    queue left afterwards (stale orders, the used one and the ones that failed removed)."""
-    left = [bind(q, game) for q in prune(queue, game)]
+    """kept_step over stored orders brought in line with the position (in_line): the
+    action to apply for ``seat`` now (or None) and the queue left afterwards (stale
+    orders, the used one and the ones that failed removed)."""
+    left = [q for _, q in in_line([(None, q) for q in queue], game).kept]
     step = kept_step(game, seat, left)
     gone = [q for q, _ in step.dropped] + ([step.used] if step.used is not None else [])
     return step.action, [q for q in left if q not in gone]
 
 
 __all__ = [
+    "Decided",
     "DecisionKey",
+    "InLine",
     "KeptStep",
     "QueuedOrder",
+    "Step",
+    "advance",
     "bind",
     "decision_key",
     "enqueue",
+    "in_line",
     "kept_step",
     "passed_by",
     "passed_this_round",

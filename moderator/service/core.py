@@ -15,15 +15,14 @@ from sqlalchemy.orm import Session, joinedload, sessionmaker
 
 from ..archive.log import game_log
 from ..config import Config
-from ..engine import Action, DecisionKind, Event, Game, PickRole, action_from, action_to
+from ..engine import Action, DecisionKind, Event, Game, action_from, action_to
 from ..engine.defaults import default_action
 from ..mail.envelope import Envelope, is_own_mail, parse_envelope
 from ..orders import Accepted, Report, check_mail, format_action
 from ..orders.commands import AwayCmd, HistoryCmd
 from ..orders.errors import IllegalOrder
 from ..orders.parser import password as password_line
-from ..orders.queue import DecisionKey, bind, kept_step, passed_by, taken
-from ..orders.resolve import KIND_NAMES
+from ..orders.queue import Decided, DecisionKey, QueuedOrder, Step, advance
 from ..render import Refusal
 from ..render.views import Absence, absence_text
 from ..store import models as m
@@ -55,16 +54,14 @@ class Applied:
     events: list[Event] = field(default_factory=list)
     # seat, action, who decided, and the order text that produced it (if any)
     actions: list[tuple[int, Action, m.ActorKind, str | None]] = field(default_factory=list)
-    # Each action as an order, worded in the position it was applied in (for the mails:
-    # "the default was applied: ship 3 corn on the 5-ship").
-    echoes: list[str] = field(default_factory=list)
     # How many of the first actions are the orders of the mail being answered; the rest
     # were done for the players (kept orders, forced moves, defaults).
     from_mail: int = 0
     # The actions the autopilot took for absent players (by their index in ``actions``).
     absent: set[int] = field(default_factory=set)
-    # The decision each action took (by its index in ``actions``).
-    decided: list[DecisionKey] = field(default_factory=list)
+    # The decision each action took, with the action as an order (by its index in
+    # ``actions``).
+    decided: list[Decided] = field(default_factory=list)
     # Kept orders dropped, for the mails: seat, the player's text, and why; and the mail
     # each came in (its inbound message's id).
     dropped: list[tuple[int, str, str, int | None]] = field(default_factory=list)
@@ -78,6 +75,12 @@ class Applied:
         return bool(self.actions)
 
     @property
+    def echoes(self) -> list[str]:
+        """Each action as an order, worded in the position it was applied in (for the
+        mails: "the default was applied: ship 3 corn on the 5-ship")."""
+        return [d.echo for d in self.decided]
+
+    @property
     def seats(self) -> set[int]:
         """The seats that acted (their turns start afresh)."""
         return {seat for seat, _, _, _ in self.actions}
@@ -88,6 +91,14 @@ def key_text(key: DecisionKey) -> str:
     rnd = "-" if key.round is None else str(key.round)
     pick = "-" if key.pick is None else str(key.pick)
     return f"{key.seat}:{key.kind.value}:{rnd}:{pick}"
+
+
+def _rekey(row: m.QueuedOrder, order: QueuedOrder) -> None:
+    """The stored order's key as the order's now (tied to a phase, or not)."""
+    text = key_text(order.key)
+    if row.decision_key != text:
+        row.decision_key = text
+        row.parsed_json = json.dumps(order.to_dict())
 
 
 # How many of the oldest waiting messages a worker looks at before it takes any game.
@@ -672,14 +683,11 @@ class Moderator:
         actor: m.ActorKind,
         applied: Applied,
         text: str | None = None,
+        decided: Decided | None = None,
     ) -> None:
-        echo = format_action(action, game, seat)
-        kind = game.kind()
-        assert kind is not None
-        applied.decided.append(DecisionKey(seat, kind, game.state.round, game.state.picks))
+        applied.decided.append(decided or Decided.of(game, seat, action))
         applied.events.extend(game.apply(seat, action))
         applied.actions.append((seat, action, actor, text))
-        applied.echoes.append(echo)
 
     def _store_queue(
         self, session: Session, game_row: m.Game, report: Report, message: m.InboundMessage
@@ -715,93 +723,37 @@ class Moderator:
         """Apply forced decisions and kept orders until someone must be asked; the kept
         orders still waiting. A kept order is used at its decision or dropped (and the
         player told): when that decision is taken otherwise, when it cannot be done, when
-        its phase ends without it."""
-        queue = kept_orders(session, game_row.id)
+        its phase ends without it (orders.queue.advance, the corpus's path too)."""
         now = self.clock()
-        seen = 0  # the decisions of ``applied`` already checked against the queue
-        while True:
-            queue = self._keep_true(session, game, queue, applied, seen)
-            seen = len(applied.decided)
-            if game.over:
-                break
-            progressed = False
-            for decision in game.decisions():
-                step = kept_step(game, decision.seat, [q for _, q in queue])
-                gone = {id(q): reason for q, reason in step.dropped}
-                for row, q in queue:
-                    if q is step.used:
-                        row.applied_at = now
-                        applied.kept[len(applied.actions)] = row.inbound_message_id
-                    elif id(q) in gone:
-                        row.superseded = True
-                        applied.dropped.append(
-                            (q.key.seat, q.text, gone[id(q)], row.inbound_message_id)
-                        )
-                queue = [(r, q) for r, q in queue if q is not step.used and id(q) not in gone]
-                if step.action is not None:
-                    text = None if step.used is None else step.used.text
-                    self._apply(game, decision.seat, step.action, m.ActorKind.PLAYER, applied, text)
-                    progressed = True
-                    break
-                if decision.forced:  # after the kept orders: one that fits is said as such
-                    action = decision.actions[0]
-                    self._apply(game, decision.seat, action, m.ActorKind.FORCED, applied)
-                    progressed = True
-                    break
-            if not progressed:
-                break
-        return queue
+        let_go: list[m.QueuedOrder] = []  # rows no longer waiting
 
-    @staticmethod
-    def _keep_true(session: Session, game: Game, queue: Kept, applied: Applied, seen: int) -> Kept:
-        """Kept orders brought in line with the position: each one whose decision was taken
-        (by the decisions of ``applied`` from ``seen`` on), or whose phase is over, is
-        dropped and its player told why; one for the next decision of its kind is tied to
-        the phase in progress once that decision is to come in it (of two orders for one
-        decision, the later replaces the earlier)."""
-        decided = applied.decided[seen:]
-        picked = [
-            (seat, action.role)
-            for seat, action, _, _ in applied.actions[seen:]
-            if isinstance(action, PickRole)
-        ]
-        out: Kept = []
-        for row, q in queue:
-            reason: str | None = None
-            by = next((seen + i for i, d in enumerate(decided) if taken(q, d)), None)
-            passed = next((r for seat, r in picked if passed_by(q, r, seat, game)), None)
-            if game.over:
-                reason = ""  # nothing is left to decide, nothing to tell
-            elif by is not None:
-                reason = f"that decision was taken ({applied.echoes[by]})"
-            elif q.key.stale(game):
-                reason = "the phase it was for ended before it could be used"
-            elif passed is not None:
-                what = KIND_NAMES[q.key.kind]
-                reason = f"the {passed.label} phase went by without asking you {what}"
-            if reason is None:
-                out.append((row, bind(q, game)))
-                continue
+        def act(step: Step[m.QueuedOrder]) -> None:
+            text = None
+            if step.used is not None:
+                row, q = step.used
+                row.applied_at = now
+                _rekey(row, q)
+                let_go.append(row)
+                applied.kept[len(applied.actions)] = row.inbound_message_id
+                text = q.text
+            actor = m.ActorKind.FORCED if step.forced else m.ActorKind.PLAYER
+            self._apply(game, step.seat, step.action, actor, applied, text, step.decided)
+
+        line = advance(game, kept_orders(session, game_row.id), applied.decided, act)
+        for row, q, reason in line.dropped:
             row.superseded = True
+            _rekey(row, q)
+            let_go.append(row)
             if reason:
                 applied.dropped.append((q.key.seat, q.text, reason, row.inbound_message_id))
-        latest = {q.key: row.id for row, q in out}
-        for row, q in out:
-            if latest[q.key] != row.id:
-                row.superseded = True
-                later = next(o for r, o in out if r.id == latest[q.key])
-                applied.dropped.append(
-                    (q.key.seat, q.text, f"replaced by “{later.text}”", row.inbound_message_id)
-                )
-        if len(latest) < len(out):
-            session.flush()  # before a key changes: one waiting order per decision
-        out = [(row, q) for row, q in out if latest[q.key] == row.id]
-        for row, q in out:
-            text = key_text(q.key)
-            if row.decision_key != text:
-                row.decision_key = text
-                row.parsed_json = json.dumps(q.to_dict())
-        return out
+        # A waiting order tied to the phase in progress is stored with its new key, after
+        # the rows let go are written (one waiting order per decision).
+        moved = [(row, q) for row, q in line.kept if row.decision_key != key_text(q.key)]
+        if moved and let_go:
+            session.flush()
+        for row, q in moved:
+            _rekey(row, q)
+        return line.kept
 
     def _done(
         self, session: Session, game_row: m.Game, seat: int, kind: DecisionKind, round_: int
