@@ -5,6 +5,7 @@ the grammar's terms. Generated over the corpus positions and the game's own name
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -12,10 +13,11 @@ import pytest
 from markupsafe import escape
 from orderscorpus import POSITIONS, load_position
 
+from moderator.engine.actions import DecisionKind
 from moderator.engine.components import Building, Good
-from moderator.orders import check_mail, parse_order, target_kind
+from moderator.orders import check_mail, format_action, parse_order, target_kind
 from moderator.orders.elsewhere import DONE_IN
-from moderator.orders.errors import AlreadyDone, OrderError
+from moderator.orders.errors import AlreadyDone, OrderError, Question
 from moderator.orders.resolve import KIND_NAMES, decision_of
 from moderator.render import render, update_mail
 from moderator.render.views import NotDone, first_line, reply_view, seat_view
@@ -143,3 +145,72 @@ def test_player_text_in_orders_already_done_is_escaped_in_html() -> None:
     assert reply_view(report).already
     mail = render(update_mail(game, "PR-1", 0, board=None, reply=report))
     assert "<img" not in mail.html and str(escape(evil)) in mail.html
+
+
+# -- questions: asked back naming the orders, never done ----------------------------
+
+# How players ask between two orders (a, b), made of a lead and a join: every pair is
+# tried with every form.
+LEADS = ("", "Hmm, ", "Should I ", "should I ", "Which is better: ", "What about ")
+JOINS = ("{a}? Or {b}?", "{a} or {b}?", "{a}, or {b}?", "{a}? {b}?")
+
+
+def _asking_positions() -> list[tuple[str, int, list[str]]]:
+    """Each corpus position's deciding seats with two or more orders that are one
+    order each (no comma in them)."""
+    out = []
+    for name in POSITION_NAMES:
+        game = load_position(name)
+        for d in game.decisions():
+            if d.forced or d.kind in (DecisionKind.MAYOR, DecisionKind.STORE):
+                continue  # colonist and keep orders are lists of their own
+            texts = [format_action(a, game, d.seat) for a in d.actions]
+            texts = [t for t in texts if "," not in t and ";" not in t]
+            if len(texts) >= 2:
+                out.append((name, d.seat, texts))
+    return out
+
+
+@pytest.mark.parametrize(("position", "seat", "orders"), _asking_positions())
+def test_a_question_between_orders_is_asked_back_naming_them(
+    position: str, seat: int, orders: list[str]
+) -> None:
+    pairs = [*list(itertools.pairwise(orders))[:3], (orders[-1], orders[0])]
+    for a, b in pairs:
+        for lead in LEADS:
+            for join in JOINS:
+                text = lead + join.format(a=a, b=b)
+                game = load_position(position)
+                report = check_mail(text, game, seat)
+                assert report.actions == [] and report.queued == [], text
+                (err,) = report.errors
+                assert isinstance(err, Question), (text, err.reason)
+                assert {a, b} <= set(err.alternatives), (text, err.alternatives)
+                assert "nothing was done" in err.reason
+
+
+def test_a_bare_answer_asked_between_is_named_as_the_order() -> None:
+    game = load_position("settle")
+    for a, b in (("corn", "sugar"), ("quarry", "coffee")):
+        (err,) = check_mail(f"{a} or {b}?", game, 0).errors
+        assert isinstance(err, Question)
+        assert set(err.alternatives) == {
+            format_action(x, game, 0)
+            for x in game.legal_actions(0)
+            if a in format_action(x, game, 0) or b in format_action(x, game, 0)
+        } - {"take nothing"}
+
+
+@pytest.mark.parametrize("position", ["role", "role-late", "trade", "trade-market"])
+def test_a_preference_list_written_as_an_order_is_no_question(position: str) -> None:
+    """docs/orders.md: "role captain, trader or builder" takes the first one legal."""
+    game = load_position(position)
+    d = next(d for d in game.decisions() if not d.forced)
+    orders = [format_action(a, game, d.seat) for a in d.actions]
+    verb = orders[0].split()[0]
+    words = [o.split(None, 1)[1] for o in orders if o.startswith(verb + " ")][:3]
+    report = check_mail(f"{verb} {', '.join(words[:-1])} or {words[-1]}", game, d.seat)
+    assert not report.errors
+    assert [format_action(a, game, d.seat) for a in report.actions] == [f"{verb} {words[0]}"]
+    single = check_mail(f"{words[0].capitalize()}?", game, d.seat)  # an order, asked so
+    assert not any(isinstance(e, Question) for e in single.errors)

@@ -31,6 +31,7 @@ from .elsewhere import elsewhere
 from .errors import AlreadyDone, AmbiguousOrder, IllegalOrder, OrderError, OrderSyntaxError
 from .format import format_action, legal_orders
 from .parser import Alternative, Parsed, Segment, parse_mail, password, segments
+from .questions import question
 from .queue import DecisionKey, QueuedOrder, decision_key, passed_this_round, role_kinds
 from .reading import MENTIONS_TIER, interjection, phrase
 from .resolve import KIND_NAMES, asked_now, decision_of, or_list, resolve
@@ -251,6 +252,10 @@ def check_mail(
     now_line: int | None = None  # the line that answered (or failed) the current decision
     unpicked: tuple[int, RoleCmd] | None = None  # the role asked now, that failed
     for item in items:
+        asked = _question(item, said, game, seat)
+        if asked is not None:
+            report.errors.append(asked.with_legal(report.legal))
+            continue
         if isinstance(item, OrderError):
             own = said.get(id(item), item.line)
             ignored = _courtesy(own) or _heading(own) or interjection(own)
@@ -407,6 +412,19 @@ def _loose_alone(report: Report) -> None:
         if a not in loose and not (a.text == _HACIENDA_DEFAULT and a.line_no in gone)
     ]
     report.errors.sort(key=lambda e: e.line_no or 0)
+
+
+def _question(
+    item: Parsed | OrderError, said: dict[int, str], game: Game, seat: int
+) -> OrderError | None:
+    """The order of ``item`` if it is a question (questions.question), placed in its
+    line: asked back, never done."""
+    if isinstance(item, Parsed):
+        seg = item.segment
+        asked = question(seg.text, game, seat)
+        return None if asked is None else asked.at(seg.line, seg.line_no)
+    asked = question(said.get(id(item), item.line), game, seat)
+    return None if asked is None else asked.at(item.line, item.line_no)
 
 
 def _explained(err: OrderError, text: str, game: Game, seat: int) -> OrderError:

@@ -106,10 +106,19 @@ class AmbiguousOrder(OrderError):
         self.alternatives: tuple[str, ...] = tuple(alternatives)
 
 
+class Question(AmbiguousOrder):
+    """A question between orders ("Trader? Or captain?"): asked back naming them
+    (``alternatives``), nothing of it done."""
+
+    def __init__(self, reason: str, alternatives: Sequence[str]) -> None:
+        super().__init__(reason, alternatives)
+
+
 __all__ = [
     "AlreadyDone",
     "AmbiguousOrder",
     "IllegalOrder",
     "OrderError",
     "OrderSyntaxError",
+    "Question",
 ]

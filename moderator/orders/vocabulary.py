@@ -40,6 +40,9 @@ class Vocabulary:
     do ``short_corrections`` with punctuation after them ("captain? no - trader").
     ``months`` (1-12), ``weekdays`` (0 = Monday) and ``periods`` (in days) are the
     words of absences ("away until 3 Dec", "away for two weeks").
+    ``questions`` start a question ("should I", "which"): it is asked back naming the
+    orders it asks between, never done; so is a text that ends with a question mark and
+    names two orders or more ("Trader? Or captain?").
     ``verbs`` and ``clause_verbs`` name the terms that start an order: after a comma,
     "and" or "then" they start a new one ("remove 2 from mill, add 1 to hut"), and so
     do ``clause_leads``, the words a new request starts with ("..., and I'd like the
@@ -83,6 +86,7 @@ class Vocabulary:
     verbs: tuple[str, ...] = ("ROLE", "TAKE", "SETTLE", "BUILD", "SELL", "SHIP", "KEEP")
     clause_verbs: tuple[str, ...] = ("REMOVE", "PLACE", "MOVE", "FILL", "LEAVE")
     clause_leads: tuple[str, ...] = ()
+    questions: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -480,6 +484,10 @@ ENGLISH = Vocabulary(
     draw_words=(*_s("draw", "flip"), "drawing", "flipping"),
     not_now=("later", "next"),
     clause_leads=("i'd like", "i would like", "i'll have", "i will have", "i want"),
+    questions=(
+        *("should i", "shall i", "should we", "which", "what about", "how about"),
+        *("is it better", "would it be better", "do you think", "any advice", "thoughts on"),
+    ),
     plain=(
         "some",
         "more",
@@ -635,6 +643,12 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"After punctuation, {codes(vocab.corrections)}, and {codes(vocab.short_corrections)} "
         "followed by punctuation, take back what came before (`captain? no - trader` is "
         "`trader`)."
+    )
+    lines.append(
+        f"A question is asked back, naming the orders it asks between, and nothing of it "
+        f"is done: one that starts with {codes(vocab.questions)}, or ends with a question "
+        "mark and names two orders or more (`Trader? Or captain?`). A preference list "
+        "written as an order (`role captain, trader or builder`) is an order."
     )
     lines.append(
         "A word with one letter wrong, added, missing or two letters swapped is read as "

@@ -1,0 +1,118 @@
+"""A question between orders ("Trader? Or captain?", "Should I take corn or sugar?",
+"Which is better, the harbor or the wharf?") is asked back naming the orders it asks
+between, never applied; a preference list written as an order ("role captain, trader
+or builder") stays an order. The words that start a question are the vocabulary's."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import cast
+
+from ..engine.actions import DecisionKind
+from ..engine.game import Game
+from .commands import Command, GameCommand, is_absence, is_service, target_kind
+from .errors import OrderError, Question
+from .format import format_action
+from .parser import Parsed, parse_mail
+from .reading import phrase
+from .resolve import decision_of, or_list, resolve
+from .vocabulary import ENGLISH, Vocabulary
+
+# The words of a question before an order that it names, at the most.
+_ASIDE = 3
+# A question mark that ends the text (what follows it is no more than punctuation).
+_ASKS = re.compile(r"\?[\s?!.)]*$")
+
+
+@cache
+def _lead(vocab: Vocabulary) -> re.Pattern[str]:
+    """A question's first words, after at most two others ("Hmm, should I ...")."""
+    leads = "|".join(phrase(q) for q in sorted(vocab.questions, key=len, reverse=True))
+    return re.compile(rf"^\W*(?:[\w']+\W+){{0,2}}?(?:{leads})\b", re.IGNORECASE)
+
+
+@cache
+def _between(vocab: Vocabulary) -> re.Pattern[str]:
+    """Where the options of a question part: a comma, "or" and its like, a "?"."""
+    ors = "|".join(phrase(w) for w in vocab.term("_OR").words)
+    return re.compile(rf"\s*(?:[,?;]|\b(?:{ors})\b)\s*", re.IGNORECASE)
+
+
+def _options(text: str, game: Game, seat: int, vocab: Vocabulary) -> list[str]:
+    """The orders a question names, each as the reply words it ("role trader"): its
+    parts between commas, "or" and question marks, each read as an order for the
+    decision asked (a later part without its verb takes the first part's)."""
+    decision = decision_of(game, seat)
+    kind = None if decision is None else decision.kind
+    body = _lead(vocab).sub(" ", text, count=1)
+    parts = [p for p in _between(vocab).split(body) if p and p.strip()]
+    verb = ""
+    out: list[str] = []
+    for whole in parts:
+        command, part = None, whole
+        # The question's own words before the order ("is better: build ...") are not
+        # part of it: the part is read from each of its first words on.
+        words = whole.split()
+        for start in range(min(len(words), _ASIDE + 1)):
+            part = " ".join(words[start:])
+            command = _read(part, kind) or (_read(f"{verb} {part}", kind) if verb else None)
+            if command is not None:
+                break
+        if command is None:
+            continue
+        if not verb:
+            verb = part.split()[0]
+        said = _said(command, part, game, seat)
+        if said not in out:
+            out.append(said)
+    return out
+
+
+def _read(text: str, kind: DecisionKind | None) -> Command | None:
+    """The order ``text`` says on its own (as an answer to ``kind``), if one."""
+    items = parse_mail(text, kind)
+    if len(items) != 1 or not isinstance(items[0], Parsed):
+        return None
+    command = items[0].command
+    return None if is_service(command) or is_absence(command) else command
+
+
+def _said(command: Command, part: str, game: Game, seat: int) -> str:
+    """An option as the moderator words it: the order it resolves to now, else the
+    player's words."""
+    decision = decision_of(game, seat)
+    if decision is not None and target_kind(command) in (None, decision.kind):
+        try:
+            return format_action(resolve(_game_command(command), game, seat), game, seat)
+        except OrderError:
+            pass
+    return " ".join(part.split())
+
+
+def _game_command(command: Command) -> GameCommand:
+    assert not (is_service(command) or is_absence(command))
+    return cast(GameCommand, command)
+
+
+def question(text: str, game: Game, seat: int, vocab: Vocabulary = ENGLISH) -> Question | None:
+    """The question ``text`` asks, to be asked back (nothing of it is done): a text
+    that starts like a question ("should I", "which"), or ends with a question mark and
+    names two orders or more ("Trader? Or captain?"). None: no question (an order with
+    a question mark, "Captain?", is an order)."""
+    led = _lead(vocab).match(text) is not None
+    if not (led or _ASKS.search(text)):
+        return None
+    options = _options(text, game, seat, vocab)
+    if len(options) >= 2:
+        listed = or_list([f'"{o}"' for o in options], "and")
+        return Question(
+            f"a question, between {listed}: nothing was done; write the one you choose",
+            options,
+        )
+    if led and options:
+        return Question(f'a question: nothing was done; to order it, write "{options[0]}"', options)
+    return None
+
+
+__all__ = ["question"]
