@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from markupsafe import escape
 from orderscorpus import POSITIONS, load_position
 
@@ -17,7 +19,7 @@ from moderator.engine.actions import DecisionKind
 from moderator.engine.components import Building, Good
 from moderator.orders import check_mail, format_action, parse_order, target_kind
 from moderator.orders.elsewhere import DONE_IN
-from moderator.orders.errors import AlreadyDone, OrderError, Question
+from moderator.orders.errors import AlreadyDone, OrderError, OrderSyntaxError, Question
 from moderator.orders.resolve import KIND_NAMES, decision_of
 from moderator.render import render, update_mail
 from moderator.render.views import NotDone, first_line, reply_view, seat_view
@@ -214,3 +216,37 @@ def test_a_preference_list_written_as_an_order_is_no_question(position: str) -> 
     assert [format_action(a, game, d.seat) for a in report.actions] == [f"{verb} {words[0]}"]
     single = check_mail(f"{words[0].capitalize()}?", game, d.seat)  # an order, asked so
     assert not any(isinstance(e, Question) for e in single.errors)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    words=st.lists(
+        st.sampled_from((*NAMES, "can", "I", "afford", "enough", "hmm", "if", "not")),
+        min_size=1,
+        max_size=6,
+    ),
+    which=st.sampled_from(POSITION_NAMES),
+)
+def test_a_line_not_understood_that_asks_is_answered_as_a_question(
+    words: list[str], which: str
+) -> None:
+    """Whatever it names, a line with a question mark is read as an order, refused
+    with the reason, or asked back as a question (naming what it names when it names
+    orders): never left "not understood"; and nothing of a question is done."""
+    game = load_position(which)
+    seat = next((d.seat for d in game.decisions() if not d.forced), 0)
+    text = " ".join(words) + "?"
+    report = check_mail(text, game, seat)
+    assert not any(isinstance(e, OrderSyntaxError) for e in report.errors), report.errors
+    for err in report.errors:
+        if isinstance(err, Question):
+            assert err.reason.startswith("a question") and "nothing was done" in err.reason
+            assert report.actions == [] and report.queued == []
+
+
+def test_a_question_names_its_orders_once_in_the_reply() -> None:
+    game = load_position("role")
+    report = check_mail("Trader? Or captain?", game, 0)
+    (line,) = reply_view(report).errors
+    assert line.heading is NotDone.ASKED and line.alternatives == ()
+    assert '"role trader" and "role captain"' in line.reason

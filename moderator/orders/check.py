@@ -252,15 +252,16 @@ def check_mail(
     now_line: int | None = None  # the line that answered (or failed) the current decision
     unpicked: tuple[int, RoleCmd] | None = None  # the role asked now, that failed
     for item in items:
-        asked = _question(item, said, game, seat)
-        if asked is not None:
-            report.errors.append(asked.with_legal(report.legal))
-            continue
         if isinstance(item, OrderError):
             own = said.get(id(item), item.line)
             ignored = _courtesy(own) or _heading(own) or interjection(own)
             if not (ignored or _signature(own, item, items, game)):
-                report.errors.append(_explained(item, own, game, seat).with_legal(report.legal))
+                why = _question(item, said, game, seat) or _explained(item, own, game, seat)
+                report.errors.append(why.with_legal(report.legal))
+            continue
+        asked = _question(item, said, game, seat)
+        if asked is not None:
+            report.errors.append(asked.with_legal(report.legal))
             continue
         seg, command, reading = item.segment, item.command, item.text
         loose = False
@@ -423,7 +424,7 @@ def _question(
         seg = item.segment
         asked = question(seg.text, game, seat)
         return None if asked is None else asked.at(seg.line, seg.line_no)
-    asked = question(said.get(id(item), item.line), game, seat)
+    asked = question(said.get(id(item), item.line), game, seat, unread=True)
     return None if asked is None else asked.at(item.line, item.line_no)
 
 

@@ -95,13 +95,16 @@ def _game_command(command: Command) -> GameCommand:
     return cast(GameCommand, command)
 
 
-def question(text: str, game: Game, seat: int, vocab: Vocabulary = ENGLISH) -> Question | None:
+def question(
+    text: str, game: Game, seat: int, unread: bool = False, vocab: Vocabulary = ENGLISH
+) -> Question | None:
     """The question ``text`` asks, to be asked back (nothing of it is done): a text
     that starts like a question ("should I", "which"), or ends with a question mark and
-    names two orders or more ("Trader? Or captain?"). None: no question (an order with
-    a question mark, "Captain?", is an order)."""
+    names two orders or more ("Trader? Or captain?"); ``unread`` (the text is no order
+    as written): any text with a question mark. None: no question (an order with a
+    question mark, "Captain?", is an order)."""
     led = _lead(vocab).match(text) is not None
-    if not (led or _ASKS.search(text)):
+    if not (led or _ASKS.search(text) or (unread and "?" in text)):
         return None
     options = _options(text, game, seat, vocab)
     if len(options) >= 2:
@@ -110,8 +113,14 @@ def question(text: str, game: Game, seat: int, vocab: Vocabulary = ENGLISH) -> Q
             f"a question, between {listed}: nothing was done; write the one you choose",
             options,
         )
-    if led and options:
+    if (led or unread) and options:
         return Question(f'a question: nothing was done; to order it, write "{options[0]}"', options)
+    if unread:
+        return Question(
+            'a question: nothing was done; the moderator reads orders, not questions ("help" '
+            "returns the guide to them)",
+            (),
+        )
     return None
 
 

@@ -30,7 +30,13 @@ from ..engine.game import Game
 from ..engine.roles import mayor
 from ..engine.state import Phase
 from ..orders.check import Report
-from ..orders.errors import AlreadyDone, AmbiguousOrder, OrderError, OrderSyntaxError
+from ..orders.errors import (
+    AlreadyDone,
+    AmbiguousOrder,
+    OrderError,
+    OrderSyntaxError,
+    Question,
+)
 from ..orders.format import format_action, mayor_examples
 from ..orders.help import Block, Example, help_guide
 from ..orders.queue import QueuedOrder
@@ -828,8 +834,14 @@ def error_line(err: OrderError) -> ErrorLine:
         line=line,
         caret=caret,
         reason=printable(err.reason),
+        # (a question names its orders in its reason)
         alternatives=tuple(
-            printable(a) for a in (err.alternatives if isinstance(err, AmbiguousOrder) else ())
+            printable(a)
+            for a in (
+                err.alternatives
+                if isinstance(err, AmbiguousOrder) and not isinstance(err, Question)
+                else ()
+            )
         ),
         heading=heading,
     )
