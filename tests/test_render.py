@@ -19,8 +19,9 @@ from mailsamples import DEADLINE, KINDS, NOW, SEED, TAG, choose, play_until, sam
 from markupsafe import escape
 
 from moderator.engine import Game, Phase
-from moderator.engine.components import BUILDINGS, GOODS
+from moderator.engine.components import BUILDINGS, GOODS, Role
 from moderator.engine.defaults import default_action
+from moderator.engine.events import PhaseEnded, RolePicked, Skipped
 from moderator.mail.envelope import OWN_MAIL_HEADER
 from moderator.orders import check_mail, format_action, help_guide, parse_order
 from moderator.orders.format import legal_orders, mayor_examples
@@ -576,3 +577,21 @@ def test_every_mayor_with_a_choice_is_shown_an_example() -> None:
             seat = game.deciding()[0]
             game.apply(seat, choose(game, seat))
     assert shown > 10
+
+
+def test_players_with_nothing_to_do_in_a_phase_are_told_in_one_sentence() -> None:
+    """A trader phase nobody can sell in reads as one line, not one per player; every
+    other event keeps its own sentence and the order of the events is kept."""
+    names = ("Anna", "Bob", "Chris", "David")
+    events = [
+        RolePicked(2, Role.TRADER, 1),
+        *(Skipped(s, Role.TRADER) for s in (2, 3, 0)),
+        PhaseEnded(Role.TRADER),
+        Skipped(1, Role.CAPTAIN),
+    ]
+    assert events_view(events, names, (5, 6, 7)) == (
+        "Chris chooses the trader and takes 1 doubloon.",
+        "Chris, David and Anna have nothing to do in the trader phase.",
+        "The trader phase ends.",
+        "Bob has nothing to do in the captain phase.",
+    )

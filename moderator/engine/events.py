@@ -269,6 +269,31 @@ _PASSES = {
 }
 
 
+def describe_all(events: Sequence[Event], names: Sequence[str], ships: Sequence[int]) -> list[str]:
+    """The events as sentences (``describe``), the players with nothing to do in a
+    phase one after the other told in one ("Chris, David and Anna have nothing to do in
+    the trader phase.")."""
+    out: list[str] = []
+    i = 0
+    while i < len(events):
+        event = events[i]
+        run = [event]
+        if isinstance(event, Skipped):
+            while (
+                i + len(run) < len(events)
+                and isinstance(nxt := events[i + len(run)], Skipped)
+                and nxt.role is event.role
+            ):
+                run.append(nxt)
+        if len(run) > 1:
+            who = _and([names[e.seat] for e in run if isinstance(e, Skipped)])
+            out.append(f"{who} have nothing to do in the {event.role.label} phase.")
+        else:
+            out.append(describe(event, names, ships))
+        i += len(run)
+    return out
+
+
 def describe(event: Event, names: Sequence[str], ships: Sequence[int]) -> str:
     """One English sentence for an event, for mails, archives and the demo. ``ships``:
     the cargo ships' capacities, smallest first, to name ships as the board and the

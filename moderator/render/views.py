@@ -25,7 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ..engine.actions import Action, DecisionKind
 from ..engine.components import BUILDINGS, GOODS, ISLAND_SPACES, Role
 from ..engine.defaults import default_action
-from ..engine.events import Event, describe
+from ..engine.events import Event, describe_all
 from ..engine.game import Game
 from ..engine.roles import mayor
 from ..engine.state import Phase
@@ -710,7 +710,7 @@ def events_view(
 ) -> tuple[str, ...]:
     """The events as English sentences."""
     shown = [printable(n) for n in names]
-    return tuple(describe(e, shown, ships) for e in events)
+    return tuple(describe_all(events, shown, ships))
 
 
 @dataclass(frozen=True, slots=True)
