@@ -76,6 +76,8 @@ def _placed(draw: st.DrawFn, n: int, place: str) -> str:
                 f"{the}{place} x{n}",
                 f"{n}x {place}",
                 f"{place}: {count}",
+                f"{place} +{n}",
+                f"+{n} {place}",
             ]
         )
     )
@@ -95,6 +97,25 @@ def _taken(draw: st.DrawFn, n: int, place: str) -> str:
             ]
         )
     )
+
+
+@st.composite
+def _moved(draw: st.DrawFn, n: int, source: str, place: str) -> str:
+    """``n`` colonists moved from ``source`` to ``place``, said as one."""
+    count = draw(_count(n))
+    verb = draw(st.sampled_from([w for w in _words("MOVE") if w != "goes"]))
+    forms = [
+        f"{verb} {count} from {source} to {place}",
+        f"{count} {draw(_noun(n))} from the {source} to the {place}",
+    ]
+    if n == 1:
+        forms += [
+            f"move the {source} worker to the {place}",
+            f"the {source} guy goes to the {place}",
+            f"{source} -> {place}",
+            f"{source} \u2192 {place}",
+        ]
+    return draw(st.sampled_from(forms))
 
 
 @st.composite
@@ -119,7 +140,17 @@ def colonist_mail(draw: st.DrawFn, action: PlaceColonists, game: Game, seat: int
                 )
             )
         )
-    if off:
+    if off and on and draw(st.booleans()):
+        # the first removal and the first placement said as a move
+        (n_off, source), (n_on, place) = off[0], on[0]
+        k = min(n_off, n_on)
+        lines.append(draw(_moved(k, source, place)))
+        off = ([(n_off - k, source)] if n_off > k else []) + off[1:]
+        on = ([(n_on - k, place)] if n_on > k else []) + on[1:]
+    if off and draw(st.booleans()):
+        signed = draw(st.sampled_from(["{place} -{n}", "-{n} {place}"]))  # "corn -1"
+        lines.append(", ".join(signed.format(n=n, place=place) for n, place in off))
+    elif off:
         lines.append(", ".join(draw(_taken(n, place)) for n, place in off))
     if on:
         items = [draw(_placed(n, place)) for n, place in on]
@@ -180,6 +211,10 @@ def test_every_layout_said_as_mayors_write_it_is_done_exactly(
         (1, "1 on coffee roaster, 1 on indigo"),
         (1, "take 1 off indigo, put 2 on the sugar mill"),
         (0, "leave everything as it is"),
+        (0, "1 on university, the rest on the sugar mill"),
+        (1, "sugar -1"),
+        (1, "tobacco +2"),
+        (1, "put the extra colonist on indigo, 1 on tobacco"),
     ],
 )
 def test_an_order_that_does_not_fit_is_refused_with_its_reason(seat: int, text: str) -> None:

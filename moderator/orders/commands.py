@@ -131,10 +131,12 @@ class Target:
 @dataclass(frozen=True, slots=True)
 class Move:
     """``count`` colonists off or onto ``target``; a placement of None fills every empty
-    circle of the target ("fill the coffee roaster")."""
+    circle of the target ("fill the coffee roaster"), or, ``rest``, takes every colonist
+    not placed yet ("the rest on the coffee roaster")."""
 
     count: int | None
     target: Target
+    rest: bool = False
 
 
 @dataclass(frozen=True, slots=True)

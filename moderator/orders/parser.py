@@ -172,6 +172,16 @@ class _Placed:
     fill: bool = False
 
 
+def _signed(signed: Token, target: Target) -> MayorCmd:
+    """A count with its sign: "-1" off the place, "+1" onto it."""
+    n = int(str(signed)[1:])
+    if n < 1:
+        raise OrderSyntaxError("a count must be at least 1", column=signed.column)
+    if str(signed).startswith("-"):
+        return MayorCmd(removals=(Move(n, target),))
+    return MayorCmd(placements=(Move(n, target),))
+
+
 def _placements(items: tuple[_Placed | MayorCmd, ...]) -> MayorCmd:
     """A colonist list as a command. A place without a count belongs to the counted place
     before it: it takes one colonist, or the same count after "each", or a share of a
@@ -444,9 +454,9 @@ class _ToCommand(Transformer[Token, Command]):
         return MayorCmd(extra=False)
 
     def take_extra_one(self, *tokens: Token | None) -> MayorCmd:
-        # "I'll take the extra one" (colonists start only)
-        word = next(t for t in tokens if t is not None and t.type == "NUMWORD")
-        if ENGLISH.numbers[str(word).lower()] != 1:
+        # "I'll take the extra (one)" (colonists start only)
+        word = next((t for t in tokens if t is not None and t.type == "NUMWORD"), None)
+        if word is not None and ENGLISH.numbers[str(word).lower()] != 1:
             raise OrderSyntaxError("the mayor takes one extra colonist", column=word.column)
         return MayorCmd(extra=True)
 
@@ -534,9 +544,8 @@ class _ToCommand(Transformer[Token, Command]):
         # "the corn worker (goes) to the university"
         return _Placed(dst, _count(count) or 1, source=src)
 
-    def moved_worker_plain(
-        self, count: Token | None, src: Target, _colonist: Token, _to: Token, dst: Target
-    ) -> _Placed:
+    def moved_place(self, count: Token | None, src: Target, _to: Token, dst: Target) -> _Placed:
+        # "quarry -> university", "corn to the roaster"
         return _Placed(dst, _count(count) or 1, source=src)
 
     def kept_in(
@@ -571,12 +580,31 @@ class _ToCommand(Transformer[Token, Command]):
         _on: Token | None,
         target: Target | None,
     ) -> MayorCmd:
-        # "rest in San Juan", "everyone else stays": they stay where the rules keep them
-        if target is not None and target.kind is not TargetKind.SAN_JUAN:
+        # "rest in San Juan", "everyone else stays": they stay where the rules keep them;
+        # "the rest on the coffee roaster": every colonist not placed yet goes there
+        if target is None or target.kind is TargetKind.SAN_JUAN:
+            return MayorCmd(stay=True)
+        if _verb is not None or _stay is not None or _as_is is not None:
             raise OrderSyntaxError(
-                f'"the {word} on {target.text}": write how many go there', column=word.column
+                f'"{word} ... {target.text}": write how many go there', column=word.column
             )
-        return MayorCmd(stay=True)
+        return MayorCmd(placements=(Move(None, target, rest=True),))
+
+    def signed_before(
+        self, signed: Token, _colonist: Token | None, _on: Token | None, target: Target
+    ) -> MayorCmd:
+        # "-1 corn, +1 university": taken off, put on
+        return _signed(signed, target)
+
+    def signed_after(self, target: Target, signed: Token) -> MayorCmd:
+        # "corn -1, university +1"
+        return _signed(signed, target)
+
+    def extra_on(
+        self, _art: Token | None, _extra: Token, _colonist: Token, _on: Token, target: Target
+    ) -> MayorCmd:
+        # "put the extra colonist on the university": taken, and placed there
+        return MayorCmd(extra=True, placements=(Move(1, target),))
 
     def placement(
         self, _verb: Token, _from: Token | None, _san_juan: Token | None, *items: _Placed | MayorCmd
@@ -593,8 +621,20 @@ class _ToCommand(Transformer[Token, Command]):
     ) -> MayorCmd:
         return (extra or MayorCmd()).merged(_placements(items))
 
-    def move(self, _verb: Token, *items: _Placed) -> MayorCmd:
+    def move(self, _verb: Token, *items: _Placed | MayorCmd) -> MayorCmd:
         return _placements(items)
+
+    def move_from(
+        self,
+        _verb: Token,
+        _from: Token,
+        src: Target,
+        _to: Token,
+        dst: Target,
+        *items: _Placed | MayorCmd,
+    ) -> MayorCmd:
+        # "move from corn to the university, ..."
+        return _placements((_Placed(dst, 1, source=src), *items))
 
     def fill(self, _verb: Token, target: Target, *items: _Placed | MayorCmd) -> MayorCmd:
         # "fill the roaster and the university, 1 on sugar": the places after "fill"
@@ -718,6 +758,7 @@ _EXPECTED = {
     "QUARRY": '"quarry"',
     "PLANTATION": '"plantation"',
     "SAN_JUAN": '"san juan"',
+    "SIGNED": "a number",
     "WAREHOUSE": "a building",
     "WINDROSE": '"wind rose"',
     "ON": '"on"',

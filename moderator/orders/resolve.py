@@ -536,7 +536,9 @@ def _place(board: _Board, p: Player, move: Move) -> None:
     else:
         building = _own_building(t, p)
         room, where = BUILDINGS[building].circles - board.on[building], building.label
-    n = room if count is None else count  # None: fill it
+    if move.rest and free == 0:
+        return  # "the rest on ...": none is left
+    n = (free if move.rest else room) if count is None else count  # None: fill it, or all left
     if room < n or n == 0:
         full = "it is full" if room == 0 else f"only {room} empty circle{'s' if room != 1 else ''}"
         raise IllegalOrder(f"you cannot place {n or ''} on {where}: {full}".replace("  ", " "))
@@ -616,7 +618,9 @@ def layout_after(
     board = _Board(list(p.occupied), p.occupied_quarries, dict(p.buildings), san_juan)
     for move in cmd.removals:
         _remove(board, p, move)
-    for move in readings_of(cmd)[0] if placements is None else placements:
+    moves = readings_of(cmd)[0] if placements is None else placements
+    # "the rest on the roaster" takes what the other placements leave, wherever written
+    for move in sorted(moves, key=lambda m: m.rest):
         _place(board, p, move)
     o = board.occupied
     layout = Layout(
@@ -681,7 +685,9 @@ def resolve_mayor(cmd: MayorCmd, game: Game, seat: int, legal: Sequence[Action])
         + "; every empty circle must be filled while colonists remain"
     )
     kept = cmd.stay or any(
-        m.target.kind is TargetKind.SAN_JUAN for m in cmd.placements if isinstance(m, Move)
+        m.target.kind is TargetKind.SAN_JUAN or m.rest
+        for m in cmd.placements
+        if isinstance(m, Move)
     )
     if kept or cmd == MayorCmd():
         raise IllegalOrder(reason)  # never "no change", nor San Juan kept on purpose

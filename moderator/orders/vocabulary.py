@@ -283,14 +283,22 @@ ENGLISH = Vocabulary(
             ),
             "put colonists on",
         ),
-        Term("MOVE", (*_s("move", "shift"), *_ing("move", "shift"), "goes"), "move colonists"),
+        Term(
+            "MOVE",
+            (
+                *_s("move", "shift", "transfer", "relocate", "reassign"),
+                *_ing("move", "shift"),
+                "goes",
+            ),
+            "move colonists",
+        ),
         Term("FILL", (*_s("fill"), *_ing("fill"), "fill up", "max out"), "every empty circle of"),
         Term("BOTH", ("both",), "both (two colonists)"),
         Term(
             "REST",
             (
                 *("rest", "remaining", "remainder", "leftover", "leftovers", "others"),
-                *("everyone else", "everybody else", "anyone else"),
+                *("everyone else", "everybody else", "anyone else", "everything else"),
             ),
             "the colonists not placed (they stay in San Juan)",
         ),
@@ -315,7 +323,7 @@ ENGLISH = Vocabulary(
         Term("WITHOUT", ("without",), "without"),
         Term("YES", ("yes", "y", "ok", "okay", "yep", "sure"), "yes"),
         Term("ON", ("on", "onto", "in", "into", "at", "aboard"), "on"),
-        Term("TO", ("to",), "to"),
+        Term("TO", ("to", "->", "=>", "\u2192"), "to"),
         Term("FROM", ("from", "off"), "from"),
         Term("_AND", ("and", "&"), "and"),
         Term("ART", ("a", "an"), "a (one)"),
