@@ -346,10 +346,17 @@ def _guide_commands(order: str) -> list[Command]:
     try:
         return parse_text(order)
     except OrderSyntaxError:
+        pass
+    try:
         # The guide's colonist orders without a verb: orders of the mayor phase only.
         commands = parse_text(order, DecisionKind.MAYOR)
         assert all(isinstance(c, MayorCmd) for c in commands)
         return commands
+    except OrderSyntaxError:
+        # A role with its first step behind a colon: when a role is picked.
+        role, step = parse_text(order, DecisionKind.ROLE)
+        assert isinstance(role, RoleCmd) and not isinstance(step, RoleCmd)
+        return [role, step]
 
 
 @pytest.mark.parametrize("order", _guide_orders())

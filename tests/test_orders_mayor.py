@@ -318,3 +318,39 @@ def test_fill_and_the_rest_are_said_in_the_command() -> None:
     (share,) = shared.placements
     assert isinstance(share, Share) and share.as_written and share.count == 3
     assert _place("the plantation") == Target(TargetKind.PLANTATION, "plantation")
+
+
+# -- a role and the first step of its phase on one line ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Mayor: 2 on coffee roaster, 1 on university",
+            "place 2 on coffee roaster, 1 on university",
+        ),
+        ("mayor, corn -1, university +1, coffee roaster +2, sugar +1", None),
+        ("Mayor - no extra colonist, 2 to the coffee roaster", "no extra colonist; place 2 on"),
+    ],
+)
+def test_the_mayor_picked_with_his_layout_behind_a_colon_is_both(
+    text: str, expected: str | None
+) -> None:
+    game = load_position("role")
+    report = check_mail(text, game, 0)
+    assert report.errors == []
+    meanings = [a.meaning for a in report.accepted]
+    assert meanings[0] == "role mayor" and len(meanings) == 2
+    assert expected is None or meanings[1].startswith(expected)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Captain, trader or builder", "Captain - I know it's early", "Mayor: 5 on coffee roaster"],
+)
+def test_a_role_list_or_a_role_with_no_step_after_it_is_not_split(text: str) -> None:
+    report = check_mail(text, load_position("role"), 0)
+    # a preference list stays one order; a role with what is no order stays unread
+    assert len(report.accepted) <= 1
+    assert all(a.meaning.startswith("role ") for a in report.accepted if a.meaning)

@@ -30,7 +30,7 @@ from .commands import (
 from .elsewhere import elsewhere
 from .errors import AlreadyDone, AmbiguousOrder, IllegalOrder, OrderError, OrderSyntaxError
 from .format import format_action, legal_orders
-from .parser import Alternative, Parsed, Segment, parse_mail, password, segments
+from .parser import Alternative, Parsed, Segment, parse_mail, password, read_mail
 from .questions import question
 from .queue import DecisionKey, QueuedOrder, decision_key, passed_this_round, role_kinds
 from .reading import MENTIONS_TIER, interjection, phrase
@@ -242,10 +242,11 @@ def check_mail(
     report = Report(seat, password=password(text))
     report.legal = legal_orders(game, seat)
     decision = decision_of(game, seat)
-    parsed = parse_mail(text, None if decision is None else decision.kind)
-    # The order each error is for (parse_mail reads one item per segment), to tell a
-    # greeting or a signature that shares a line with an order ("Thanks, Anna").
-    said = {id(i): seg.text for i, seg in zip(parsed, segments(text), strict=True)}
+    read = read_mail(text, None if decision is None else decision.kind)
+    parsed = [item for _, item in read]
+    # The order each error is for, to tell a greeting or a signature that shares a line
+    # with an order ("Thanks, Anna").
+    said = {id(i): seg.text for seg, i in read}
     items = _merge_lines(parsed)
     commands = [i.command for i in items if isinstance(i, Parsed)]
     says_hacienda = any(isinstance(c, HaciendaCmd) for c in commands)

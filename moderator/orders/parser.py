@@ -988,13 +988,53 @@ def parse_mail(text: str, kind: DecisionKind | None = None) -> list[Parsed | Ord
     corrected). A bare word that is an order for another decision ("wharf" while
     building) is read first as an answer to the decision asked. Errors are placed in
     their mail line (line number and column)."""
-    out: list[Parsed | OrderError] = []
+    return [item for _, item in read_mail(text, kind)]
+
+
+def read_mail(
+    text: str, kind: DecisionKind | None = None
+) -> list[tuple[Segment, Parsed | OrderError]]:
+    """parse_mail's orders, each with the segment of the mail it was read from. A role
+    picked with the first step of its phase behind a colon, comma, dash or "and then"
+    ("Mayor: 2 on coffee roaster, 1 on university", "settler - sugar") is two orders."""
+    out: list[tuple[Segment, Parsed | OrderError]] = []
     for seg in segments(text):
         item = _parse_segment(seg, kind)
-        out.append(item)
-        if isinstance(item, Parsed):
-            kind = _leads_to(item.command, kind)
+        split = _role_and_step(seg, kind) if isinstance(item, OrderError) else None
+        for part, parsed in split or [(seg, item)]:
+            out.append((part, parsed))
+            if isinstance(parsed, Parsed):
+                kind = _leads_to(parsed.command, kind)
     return out
+
+
+_ROLE_HEAD = re.compile(
+    r"^(\s*[\w' ]+?)\s*(?:[:,\-\u2013\u2014]+|\b(?:and\s+then|then|and)\b)\s*(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def _role_and_step(
+    seg: Segment, kind: DecisionKind | None
+) -> list[tuple[Segment, Parsed | OrderError]] | None:
+    """An order that does not parse, read as a role and the first step of its phase
+    ("Mayor: 1 to sugar, 2 to coffee roaster"), when the player picks a role now and
+    both parts are read so."""
+    m = _ROLE_HEAD.match(seg.text)
+    if kind is not DecisionKind.ROLE or m is None:
+        return None
+    head = Segment(seg.line_no, seg.line, seg.column, m.group(1).strip())
+    role = _parse_segment(head, kind)
+    if not isinstance(role, Parsed) or not isinstance(role.command, RoleCmd):
+        return None
+    step_kind = _leads_to(role.command, kind)
+    if step_kind in (None, kind):
+        return None
+    rest = Segment(seg.line_no, seg.line, seg.column + m.end(), seg.text[m.end() :])
+    step = _parse_segment(rest, step_kind)
+    if not isinstance(step, Parsed) or target_kind(step.command) not in (None, step_kind):
+        return None
+    return [(head, role), (rest, step)]
 
 
 def colonist_order(text: str) -> MayorCmd | None:
