@@ -148,7 +148,7 @@ def colonist_mail(draw: st.DrawFn, action: PlaceColonists, game: Game, seat: int
         off = ([(n_off - k, source)] if n_off > k else []) + off[1:]
         on = ([(n_on - k, place)] if n_on > k else []) + on[1:]
     if off and draw(st.booleans()):
-        signed = draw(st.sampled_from(["{place} -{n}", "-{n} {place}"]))  # "corn -1"
+        signed = draw(st.sampled_from(["{place} -{n}", "-{n} {place}", "{n} from {place}"]))
         lines.append(", ".join(signed.format(n=n, place=place) for n, place in off))
     elif off:
         lines.append(", ".join(draw(_taken(n, place)) for n, place in off))
@@ -354,3 +354,40 @@ def test_a_role_list_or_a_role_with_no_step_after_it_is_not_split(text: str) -> 
     # a preference list stays one order; a role with what is no order stays unread
     assert len(report.accepted) <= 1
     assert all(a.meaning.startswith("role ") for a in report.accepted if a.meaning)
+
+
+@pytest.mark.parametrize(
+    ("seat", "text", "meaning"),
+    [
+        (0, "the corn guy goes to the univrsity; 2 on coffee roaster; 1 on sugar", None),
+        (0, "corn -1, univercity +1, cofee roaster +2, sugar +1", None),
+        (0, "OK, 1 from corn, 2 to coffee roaster, 1 to university, 1 to sugar", None),
+        (0, "empty the corn\nfill the coffee roaster\n1 on university, 1 on sugar", None),
+        (1, "clear the small warehouse; 1 on indigo, 1 on tobacco, 1 on sugar mill", "remove 1"),
+        (0, "2 on coffee roaster, 1 on sugar mill, no extra colonist", "reject"),
+    ],
+)
+def test_slips_empty_and_a_late_word_on_the_extra_colonist(
+    seat: int, text: str, meaning: str | None
+) -> None:
+    game = load_position("mayor")
+    report = check_mail(text, game, seat)
+    if meaning == "reject":
+        assert report.actions == [] and report.errors
+        return
+    assert report.errors == [], report.render()
+    (done,) = report.accepted
+    assert done.meaning.startswith(
+        meaning or "remove 1 from corn; place 1 on sugar, 2 on coffee roaster, 1 on university"
+    )
+
+
+def test_the_board_as_it_is_is_refused_while_a_circle_is_empty() -> None:
+    game = load_position("mayor-chris")
+    for text in (
+        "same as last round",
+        "no change to my colonists",
+        "keep my colonists as they are",
+    ):
+        report = check_mail(text, game, 2)
+        assert report.actions == [] and "would stay in San Juan" in report.render()

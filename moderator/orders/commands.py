@@ -130,9 +130,10 @@ class Target:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """``count`` colonists off or onto ``target``; a placement of None fills every empty
+    """``count`` colonists off or onto ``target``. None: a placement fills every empty
     circle of the target ("fill the coffee roaster"), or, ``rest``, takes every colonist
-    not placed yet ("the rest on the coffee roaster")."""
+    not placed yet ("the rest on the coffee roaster"); a removal takes every colonist
+    off it ("empty the quarry")."""
 
     count: int | None
     target: Target

@@ -469,8 +469,34 @@ class _ToCommand(Transformer[Token, Command]):
         # "remove the corn worker"
         return Move(_count(count) or 1, target)
 
+    def taken_each(
+        self,
+        count: Token | None,
+        _colonist: Token | None,
+        _from: Token,
+        _each: Token,
+        target: Target,
+    ) -> Move:
+        # "remove one from each of corn and quarry"
+        return Move(_count(count) or 1, target)
+
+    def taken_both(
+        self, _both: Token, _colonist: Token | None, _from: Token | None, target: Target
+    ) -> Move:
+        return Move(2, target)
+
+    def taken_from(
+        self, count: Token, _colonist: Token | None, _from: Token, target: Target
+    ) -> MayorCmd:
+        # "1 from quarry, 1 to university" (the mayor phase): taken off
+        return MayorCmd(removals=(Move(int(count), target),))
+
     def removal(self, _verb: Token, *moves: Move) -> MayorCmd:
         return MayorCmd(removals=moves)
+
+    def emptied(self, _verb: Token, *targets: Target) -> MayorCmd:
+        # "empty the quarry": every colonist off it
+        return MayorCmd(removals=tuple(Move(None, t) for t in targets))
 
     def amount_on(
         self, count: Token | None, _colonist: Token | None, _on: Token | None, target: Target
@@ -1050,6 +1076,29 @@ def colonist_order(text: str) -> MayorCmd | None:
     return command if isinstance(command, MayorCmd) else None
 
 
+def _colonists_read(seg: Segment, otherwise: bool) -> Parsed | None:
+    """A segment as a colonist order of the mayor phase: as written, or (``otherwise``:
+    it is no other order as written) with a slip corrected or a leading "OK,"/"then"
+    dropped; several such readings are left to the game to choose among."""
+    colonists = colonist_order(seg.text)
+    if colonists is not None:
+        return Parsed(seg, colonists)
+    if not otherwise:
+        return None
+    found: list[Alternative] = []
+    for reading in readings(seg.text, DecisionKind.MAYOR):
+        if reading.tier not in (0, 2):
+            continue  # (the verb-completed ones are read as written by the grammar)
+        command = colonist_order(reading.text)
+        if command is not None and all(a.command != command for a in found):
+            found.append(Alternative(reading, command))
+    if not found:
+        return None
+    if len(found) == 1:
+        return Parsed(seg, found[0].command, found[0].reading.text)
+    return Parsed(seg, found[0].command, found[0].reading.text, tuple(found))
+
+
 def _leads_to(command: Command, kind: DecisionKind | None) -> DecisionKind | None:
     """The decision the player faces after ``command`` (a role's, the tile after the
     hacienda), for reading bare answers on later lines."""
@@ -1067,9 +1116,9 @@ def _parse_segment(seg: Segment, kind: DecisionKind | None) -> Parsed | OrderErr
     except OrderError as err:
         error = err.at(seg.line, seg.line_no, seg.column - 1)
     if kind is DecisionKind.MAYOR and not isinstance(literal, MayorCmd):
-        colonists = colonist_order(seg.text)
+        colonists = _colonists_read(seg, literal is None)
         if colonists is not None:
-            return Parsed(seg, colonists)
+            return colonists
     if literal is not None:
         other = target_kind(literal) not in (None, kind) and not is_service(literal)
         if kind is None or not other or has_verb(seg.text):

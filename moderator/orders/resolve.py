@@ -485,27 +485,30 @@ def _plantation(t: Target, p: Player) -> Good:
 
 
 def _remove(board: _Board, p: Player, move: Move) -> None:
-    t, n = move.target, move.count
-    assert n is not None  # (only a placement fills)
+    t, count = move.target, move.count
+    good: Good | None = None
+    building: Building | None = None
     if t.kind is TargetKind.SAN_JUAN:
-        if board.san_juan < n:
-            raise IllegalOrder(f"you cannot remove {n} from San Juan: {_has(board.san_juan, 'it')}")
-        board.san_juan -= n
+        have, where = board.san_juan, "San Juan"
     elif t.kind is TargetKind.PLANTATION:
         good = _plantation(t, p)
-        have = board.occupied[good]
-        if have < n:
-            raise IllegalOrder(f"you cannot remove {n} from {good.label} plantation: {_has(have)}")
-        board.occupied[good] -= n
+        have, where = board.occupied[good], f"{good.label} plantation"
     elif t.kind is TargetKind.QUARRY:
-        if board.quarries < n:
-            raise IllegalOrder(f"you cannot remove {n} from quarry: {_has(board.quarries)}")
-        board.quarries -= n
+        have, where = board.quarries, "quarry"
     else:
-        b = _own_building(t, p)
-        if board.on[b] < n:
-            raise IllegalOrder(f"you cannot remove {n} from {b.label}: {_has(board.on[b])}")
-        board.on[b] -= n
+        building = _own_building(t, p)
+        have, where = board.on[building], building.label
+    n = have if count is None else count  # None: every colonist on it ("empty the quarry")
+    if have < n or n == 0:
+        raise IllegalOrder(f"you cannot remove {n or 'any'} from {where}: {_has(have)}")
+    if t.kind is TargetKind.SAN_JUAN:
+        board.san_juan -= n
+    elif good is not None:
+        board.occupied[good] -= n
+    elif building is not None:
+        board.on[building] -= n
+    else:
+        board.quarries -= n
     board.pool += n
 
 

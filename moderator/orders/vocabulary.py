@@ -84,7 +84,7 @@ class Vocabulary:
     draw_words: tuple[str, ...] = ()
     not_now: tuple[str, ...] = ()
     verbs: tuple[str, ...] = ("ROLE", "TAKE", "SETTLE", "BUILD", "SELL", "SHIP", "KEEP")
-    clause_verbs: tuple[str, ...] = ("REMOVE", "PLACE", "MOVE", "FILL", "LEAVE")
+    clause_verbs: tuple[str, ...] = ("REMOVE", "PLACE", "MOVE", "FILL", "LEAVE", "EMPTY")
     clause_leads: tuple[str, ...] = ()
     questions: tuple[str, ...] = ()
 
@@ -295,6 +295,11 @@ ENGLISH = Vocabulary(
         Term("FILL", (*_s("fill"), *_ing("fill"), "fill up", "max out"), "every empty circle of"),
         Term("BOTH", ("both",), "both (two colonists)"),
         Term(
+            "EMPTY",
+            (*_s("empty", "clear", "vacate"), *_ing("clear", "vacate"), "empties", "emptying"),
+            "take every colonist off",
+        ),
+        Term(
             "REST",
             (
                 *("rest", "remaining", "remainder", "leftover", "leftovers", "others"),
@@ -309,13 +314,17 @@ ENGLISH = Vocabulary(
             "AS_IS",
             (
                 *("as is", "as they are", "as before", "as they were"),
-                *("as", "unchanged", "where they are", "same"),
+                *("as", "unchanged", "where they are", "same", "as last"),
             ),
             "as it is (no change)",
         ),
         Term("CHANGE", _s("change"), "no change"),
         Term("SAN_JUAN", ("san juan", "sanjuan"), "San Juan"),
-        Term("PASS", ("pass", "nothing", "none", "skip", "decline"), "decline"),
+        Term(
+            "PASS",
+            ("pass", "nothing", "none", "skip", "decline", "declines", "refuse", "refuses"),
+            "decline",
+        ),
         Term("NO", ("no", "not"), "no"),
         Term("DONT", ("don't", "dont", "do not"), "do not"),
         Term("USE", ("use", "using"), "use"),
