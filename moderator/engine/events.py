@@ -274,23 +274,26 @@ def describe_all(events: Sequence[Event], names: Sequence[str], ships: Sequence[
     phase one after the other told in one ("Chris, David and Anna have nothing to do in
     the trader phase.")."""
     out: list[str] = []
-    i = 0
-    while i < len(events):
-        event = events[i]
-        run = [event]
+    idle: list[Skipped] = []
+
+    def flush() -> None:
+        if len(idle) > 1:
+            who = _and([names[e.seat] for e in idle])
+            out.append(f"{who} have nothing to do in the {idle[0].role.label} phase.")
+        elif idle:
+            out.append(describe(idle[0], names, ships))
+        idle.clear()
+
+    for event in events:
+        if isinstance(event, Skipped) and (not idle or idle[0].role is event.role):
+            idle.append(event)
+            continue
+        flush()
         if isinstance(event, Skipped):
-            while (
-                i + len(run) < len(events)
-                and isinstance(nxt := events[i + len(run)], Skipped)
-                and nxt.role is event.role
-            ):
-                run.append(nxt)
-        if len(run) > 1:
-            who = _and([names[e.seat] for e in run if isinstance(e, Skipped)])
-            out.append(f"{who} have nothing to do in the {event.role.label} phase.")
+            idle.append(event)
         else:
             out.append(describe(event, names, ships))
-        i += len(run)
+    flush()
     return out
 
 
