@@ -21,6 +21,7 @@ from moderator.orders import check_mail, format_action, parse_order, target_kind
 from moderator.orders.elsewhere import DONE_IN
 from moderator.orders.errors import AlreadyDone, OrderError, OrderSyntaxError, Question
 from moderator.orders.resolve import KIND_NAMES, decision_of
+from moderator.orders.vocabulary import ENGLISH
 from moderator.render import render, update_mail
 from moderator.render.views import NotDone, first_line, reply_view, seat_view
 from moderator.service.mails import HeldReply
@@ -250,3 +251,60 @@ def test_a_question_names_its_orders_once_in_the_reply() -> None:
     (line,) = reply_view(report).errors
     assert line.heading is NotDone.ASKED and line.alternatives == ()
     assert '"role trader" and "role captain"' in line.reason
+
+
+# -- a role and its first step with a comma between ---------------------------------
+
+
+def _role_then_step(position: str) -> list[tuple[str, list[str]]]:
+    """For each role the writer may pick in ``position``: "<role>, <bare answer>" for
+    every first step of its phase whose bare answer alone is that step, with the
+    orders it makes (the role, the step)."""
+    game = load_position(position)
+    seat = next(d.seat for d in game.decisions() if not d.forced)
+    out = []
+    for pick in game.legal_actions(seat):
+        role_text = format_action(pick, game, seat)
+        sim = game.copy()
+        sim.apply(seat, pick)
+        while (d := decision_of(sim, seat)) is not None and d.forced:
+            sim.apply(seat, d.actions[0])
+        d = decision_of(sim, seat)
+        if d is None or d.kind is DecisionKind.MAYOR:
+            continue  # (colonist orders are lists of their own)
+        for action in d.actions:
+            step = format_action(action, sim, seat)
+            verb, _, bare = step.partition(" ")
+            if not bare or "," in bare or verb != ENGLISH.context_verbs[d.kind]:
+                continue
+            if check_mail(bare, sim.copy(), seat).actions != [action]:
+                continue  # the bare answer alone is not this step
+            out.append((f"{role_text.removeprefix('role ')}, {bare}", [role_text, step]))
+    return out
+
+
+@pytest.mark.parametrize("position", ["role", "role-late"])
+def test_a_role_and_its_first_step_after_a_comma_are_both_done(position: str) -> None:
+    cases = _role_then_step(position)
+    assert cases
+    for text, orders in cases:
+        game = load_position(position)
+        seat = next(d.seat for d in game.decisions() if not d.forced)
+        report = check_mail(text, game, seat)
+        assert report.errors == [], (text, [e.reason for e in report.errors])
+        assert [a.meaning for a in report.accepted] == orders, text
+
+
+@pytest.mark.parametrize("position", ["role", "role-late"])
+def test_two_answers_after_a_comma_are_never_read_as_a_role_and_its_step(position: str) -> None:
+    """Two roles, or two answers to one decision, with a comma between: a preference
+    list or not understood, never a role with a step of its phase."""
+    game = load_position(position)
+    seat = next(d.seat for d in game.decisions() if not d.forced)
+    roles = [format_action(a, game, seat).removeprefix("role ") for a in game.legal_actions(seat)]
+    for a, b in itertools.pairwise(roles):
+        report = check_mail(f"{a}, {b}", game, seat)
+        assert [x.meaning for x in report.accepted if x.action is not None] == [f"role {a}"]
+    for a, b in itertools.pairwise(g.label for g in Good):
+        report = check_mail(f"{a}, {b}", load_position(position), seat)
+        assert report.actions == []

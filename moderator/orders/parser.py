@@ -1060,6 +1060,9 @@ def _role_and_step(
     step = _parse_segment(rest, step_kind)
     if not isinstance(step, Parsed) or target_kind(step.command) not in (None, step_kind):
         return None
+    if isinstance(step.command, PassCmd) and step.command.kind is None:
+        # "settler, nothing": the step's decision declined, not the role's
+        step = replace(step, command=PassCmd(step_kind), alternatives=())
     return [(head, role), (rest, step)]
 
 
