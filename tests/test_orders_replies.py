@@ -16,7 +16,7 @@ from markupsafe import escape
 from orderscorpus import POSITIONS, load_position
 
 from moderator.engine.actions import DecisionKind
-from moderator.engine.components import Building, Good
+from moderator.engine.components import Building, Good, Role
 from moderator.orders import check_mail, format_action, parse_order, target_kind
 from moderator.orders.elsewhere import DONE_IN
 from moderator.orders.errors import AlreadyDone, OrderError, OrderSyntaxError, Question
@@ -308,3 +308,27 @@ def test_two_answers_after_a_comma_are_never_read_as_a_role_and_its_step(positio
     for a, b in itertools.pairwise(g.label for g in Good):
         report = check_mail(f"{a}, {b}", load_position(position), seat)
         assert report.actions == []
+
+
+@pytest.mark.parametrize("position", ["build", "trade", "load"])
+def test_a_question_between_roles_asked_ahead_names_the_role_orders(position: str) -> None:
+    game = load_position(position)
+    seat = next(d.seat for d in game.decisions() if not d.forced)
+    roles = [r.label for r in Role if r is not Role.PROSPECTOR2]
+    for a, b in itertools.pairwise(roles):
+        for join in JOINS:
+            (err,) = check_mail(join.format(a=a, b=b), game, seat).errors
+            assert isinstance(err, Question)
+            assert list(err.alternatives) == [f"role {a}", f"role {b}"]
+
+
+def test_a_yes_or_no_after_a_question_names_no_order() -> None:
+    game = load_position("settle")
+    orders = [format_action(a, game, 0) for a in game.legal_actions(0)]
+    for order in (o for o in orders if o.startswith("settle ")):
+        good = order.removeprefix("settle ")
+        for answer in ("yes", "no", "Yes!", "no."):
+            report = check_mail(f"{good}? {answer}", game, 0)
+            assert report.actions == []
+            (err,) = report.errors
+            assert isinstance(err, Question) and list(err.alternatives) == [order]

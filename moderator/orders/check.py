@@ -39,7 +39,7 @@ from .vocabulary import ENGLISH, Vocabulary, known, suggestions
 
 _SETTLE = DecisionKind.SETTLE
 # The text of the hacienda's default taken on the way to a settle order.
-_HACIENDA_DEFAULT = "(hacienda: the default)"
+_HACIENDA_DEFAULT = "(the hacienda's default, before your tile)"
 
 
 @dataclass(frozen=True, slots=True)

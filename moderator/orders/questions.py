@@ -11,11 +11,11 @@ from typing import cast
 
 from ..engine.actions import DecisionKind
 from ..engine.game import Game
-from .commands import Command, GameCommand, is_absence, is_service, target_kind
+from .commands import Command, GameCommand, RoleCmd, is_absence, is_service, target_kind
 from .errors import OrderError, Question
 from .format import format_action
 from .parser import Parsed, parse_mail
-from .reading import phrase
+from .reading import has_verb, phrase
 from .resolve import decision_of, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary
 
@@ -42,52 +42,67 @@ def _between(vocab: Vocabulary) -> re.Pattern[str]:
 def _options(text: str, game: Game, seat: int, vocab: Vocabulary) -> list[str]:
     """The orders a question names, each as the reply words it ("role trader"): its
     parts between commas, "or" and question marks, each read as an order for the
-    decision asked (a later part without its verb takes the first part's)."""
+    decision asked (a later part without a verb takes the first part's). A "yes" or
+    "no" alone answers the question; it names no order."""
     decision = decision_of(game, seat)
     kind = None if decision is None else decision.kind
     body = _lead(vocab).sub(" ", text, count=1)
     parts = [p for p in _between(vocab).split(body) if p and p.strip()]
     verb = ""
     out: list[str] = []
+    seen: list[Command] = []
     for whole in parts:
-        command, part = None, whole
+        words = whole.split()
+        if len(words) == 1 and _answer(vocab).fullmatch(words[0]):
+            continue
+        found: Parsed | None = None
         # The question's own words before the order ("is better: build ...") are not
         # part of it: the part is read from each of its first words on.
-        words = whole.split()
         for start in range(min(len(words), _ASIDE + 1)):
             part = " ".join(words[start:])
-            command = _read(part, kind) or (_read(f"{verb} {part}", kind) if verb else None)
-            if command is not None:
+            found = _read(part, kind) or (_read(f"{verb} {part}", kind) if verb else None)
+            if found is not None:
                 break
-        if command is None:
+        if found is None:
             continue
-        if not verb:
-            verb = part.split()[0]
-        said = _said(command, part, game, seat)
-        if said not in out:
+        if not verb and has_verb(found.text, vocab):
+            verb = found.text.split()[0]
+        said = _said(found, game, seat)
+        if said not in out and found.command not in seen:
             out.append(said)
+            seen.append(found.command)
     return out
 
 
-def _read(text: str, kind: DecisionKind | None) -> Command | None:
+@cache
+def _answer(vocab: Vocabulary) -> re.Pattern[str]:
+    """A word that answers a question ("yes", "no") and is no order of itself."""
+    words = ("yes", "yeah", "yep", *vocab.short_corrections)
+    return re.compile(rf"(?:{'|'.join(map(re.escape, words))})\W*", re.IGNORECASE)
+
+
+def _read(text: str, kind: DecisionKind | None) -> Parsed | None:
     """The order ``text`` says on its own (as an answer to ``kind``), if one."""
     items = parse_mail(text, kind)
     if len(items) != 1 or not isinstance(items[0], Parsed):
         return None
     command = items[0].command
-    return None if is_service(command) or is_absence(command) else command
+    return None if is_service(command) or is_absence(command) else items[0]
 
 
-def _said(command: Command, part: str, game: Game, seat: int) -> str:
+def _said(found: Parsed, game: Game, seat: int) -> str:
     """An option as the moderator words it: the order it resolves to now, else the
-    player's words."""
+    words it was read as."""
+    command = found.command
     decision = decision_of(game, seat)
     if decision is not None and target_kind(command) in (None, decision.kind):
         try:
             return format_action(resolve(_game_command(command), game, seat), game, seat)
         except OrderError:
             pass
-    return " ".join(part.split())
+    if isinstance(command, RoleCmd) and len(command.roles) == 1:
+        return f"role {command.roles[0].role.label}"  # the role order's own words
+    return " ".join(found.text.lower().split()).rstrip(".!,;:")
 
 
 def _game_command(command: Command) -> GameCommand:
