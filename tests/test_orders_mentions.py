@@ -23,7 +23,8 @@ from moderator.engine.actions import (
     UseHacienda,
 )
 from moderator.engine.components import Building, Good, Role
-from moderator.orders import AmbiguousOrder, check_mail
+from moderator.orders import AmbiguousOrder, check_mail, format_action
+from moderator.orders.commands import SellCmd
 from moderator.orders.mentions import by_mentions, mentions_of, words_of
 from moderator.orders.resolve import decision_of
 from moderator.orders.vocabulary import ENGLISH as V
@@ -351,3 +352,147 @@ def test_an_order_read_by_its_names_waits_for_the_rest_of_the_mail() -> None:
     assert _applied("the factory one\nCheers, Anna", "build-university") == [
         Build(Building.FACTORY, True)
     ]
+
+
+# -- a role (or the hacienda) and the first step it leads to, on one line ----------------
+
+JOINTS = st.sampled_from([": ", ", then ", " and then ", " and ", ", ", " then "])
+
+
+@FAST
+@given(st.data())
+def test_a_role_and_its_first_step_on_one_line(data: st.DataObject) -> None:
+    good = data.draw(st.sampled_from(list(Good)))
+    settler = _role_word(data.draw, Role.SETTLER)
+    step = data.draw(st.sampled_from(["{g}", "the {g} plantation", "a {g} one", "{g} please"]))
+    lead = data.draw(st.sampled_from(["", "I'll take the ", "the "]))
+    text = lead + settler + data.draw(JOINTS) + step.format(g=_good_word(data.draw, good))
+    assert _applied(text, "role") == [PickRole(Role.SETTLER), TakePlantation(good, False)], text
+
+
+@FAST
+@given(st.data())
+def test_the_hacienda_and_the_tile_on_one_line(data: st.DataObject) -> None:
+    yes = data.draw(st.booleans())
+    head = data.draw(
+        st.sampled_from(
+            ["Hacienda", "hacienda yes", "use the hacienda"]
+            if yes
+            else ["no hacienda", "hacienda: no"]
+        )
+    )
+    tile = data.draw(st.sampled_from([*GOODS_UP, None]))
+    said = "the quarry" if tile is None else f"the {tile.label} plantation"
+    joint = data.draw(JOINTS.filter(lambda j: not (head.endswith("no") and j.startswith(":"))))
+    applied = _applied(head + joint + said, "hacienda")
+    assert applied[0] == UseHacienda(yes), head + joint + said
+    # (Chris's hospice mans the tile; the draw may fill his island: then he is asked)
+    tiles = [TakeQuarry(True)] if tile is None else [TakePlantation(tile, True)]
+    assert applied[1:] in ([], tiles), head + joint + said
+
+
+def test_two_roles_on_one_line_are_not_two_steps() -> None:
+    assert _asked("captain and trader", "role")
+    assert _applied("settler: builder", "role") == []
+
+
+# -- storage, the extra barrel, a building's short name --------------------------------
+
+
+@FAST
+@given(st.data())
+def test_a_warehouse_named_by_its_size(data: st.DataObject) -> None:
+    good = data.draw(st.sampled_from([Good.SUGAR, Good.TOBACCO]))
+    other = Good.TOBACCO if good is Good.SUGAR else Good.SUGAR
+    size = data.draw(st.sampled_from(["small", "large", "big", ""]))
+    form = data.draw(st.sampled_from(["keep {g} in the {s} warehouse", "{g} in my {s} warehouse"]))
+    text = " ".join(form.format(g=good.label, s=size).split())
+    game, _ = _game("store")
+    bob = 1
+    report = check_mail(text, game, bob)
+    assert [format_action(a, game, bob) for a in report.actions] == [
+        f"keep {good.label} in warehouse, 1 {other.label} on wind rose"
+    ], text
+
+
+def test_more_goods_than_fit_are_asked_back_with_the_ways_to_keep_some() -> None:
+    game, seat = _game("store")  # Anna: corn and sugar, the wind rose only
+    report = check_mail("keep corn and sugar", game, seat)
+    assert report.actions == []
+    (err,) = report.errors
+    assert isinstance(err, AmbiguousOrder)
+    assert sorted(err.alternatives) == ["keep 1 corn on wind rose", "keep 1 sugar on wind rose"]
+
+
+def test_the_extra_barrel_asked_for_without_a_good_is_the_default() -> None:
+    game, seat = _game("craftsman")
+    for text in ("extra barrel please", "yes, the bonus barrel", "my privilege barrel"):
+        report = check_mail(text, game, seat)
+        assert report.actions == [ExtraGood(Good.COFFEE)], text  # the highest value
+        assert report.accepted[0].meaning == "extra coffee"
+    assert _applied("no extra barrel", "craftsman") != [ExtraGood(Good.COFFEE)]
+    assert _applied("take the extra one", "craftsman") == []  # which one?
+
+
+def test_a_short_name_that_fits_one_building_not_owned_is_it() -> None:
+    game, seat = _game("build")  # Anna has a small market
+    assert check_mail("build market", game, seat).actions == [Build(Building.LARGE_MARKET, False)]
+    assert _asked("build warehouse", "build")  # she has neither warehouse
+
+
+@FAST
+@given(st.data())
+def test_goods_kept_where_each_is_said_to_go(data: st.DataObject) -> None:
+    # David: indigo, sugar, tobacco, coffee; a large warehouse (two kinds) and the rose
+    rose, *house = data.draw(st.permutations([Good.INDIGO, Good.SUGAR, Good.TOBACCO, Good.COFFEE]))
+    house = sorted(house[:2])
+    kept = f"{house[0].label} and {house[1].label}"
+    form = data.draw(
+        st.sampled_from(
+            [
+                "{r} on the wind rose, {h} in the warehouse",
+                "{h} in the large warehouse and {r} on the rose",
+                "warehouse: {h}. wind rose: {r}",
+                "rose: {r}; warehouse: {h}",
+            ]
+        )
+    )
+    text = form.format(r=rose.label, h=kept)
+    game, david = load_position("store-large"), 3
+    report = check_mail(text, game, david)
+    expected = ", ".join(f"{g.label} in warehouse" for g in house)
+    assert [format_action(a, game, david) for a in report.actions] == [
+        f"keep {expected}, 1 {rose.label} on wind rose"
+    ], text
+    # Said no to, it is not read at all.
+    assert check_mail(f"not {rose.label} on the wind rose", game, david).actions == []
+
+
+@FAST
+@given(st.data())
+def test_a_role_tied_to_what_it_is_for(data: st.DataObject) -> None:
+    joint = data.draw(st.sampled_from(V.step_joints))
+    role, step, action = data.draw(
+        st.sampled_from(
+            [
+                (Role.BUILDER, "the factory", Build(Building.FACTORY, False)),
+                (Role.SETTLER, "the quarry", TakeQuarry(False)),
+                (Role.SETTLER, "a coffee plantation", TakePlantation(Good.COFFEE, False)),
+            ]
+        )
+    )
+    text = f"I'll take the {_role_word(data.draw, role)} {joint} {step}"
+    assert _applied(text, "role") == [PickRole(role), action], text
+
+
+@FAST
+@given(st.data())
+def test_an_order_sent_in_case_of_lateness_is_kept(data: st.DataObject) -> None:
+    good = data.draw(st.sampled_from([Good.SUGAR, Good.TOBACCO, Good.INDIGO]))
+    lead = data.draw(
+        st.sampled_from(["in case I'm late: ", "in case I am away: ", "Just in case: "])
+    )
+    game, bob = load_position("settle"), 1  # Bob has nothing to decide now
+    report = check_mail(f"{lead}I'll sell {good.label}.", game, bob)
+    assert report.errors == [] and report.actions == []
+    assert [q.command for q in report.queued] == [SellCmd((good,))]

@@ -102,7 +102,7 @@ def test_an_order_already_done_has_its_own_lines_not_among_the_not_understood() 
 
 def test_the_reply_heads_each_line_by_why_it_was_not_done() -> None:
     game = load_position("build")
-    report = check_mail("build market\nfrobnicate\nbuild small market", game, 0)
+    report = check_mail("build warehouse\nfrobnicate\nbuild small market", game, 0)
     headings = [e.heading for e in reply_view(report).errors]
     assert headings == [NotDone.ASKED, NotDone.UNREAD, NotDone.REFUSED]
     mail = render(update_mail(game, "PR-1", 0, board=None, reply=report))

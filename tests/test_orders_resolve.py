@@ -183,9 +183,13 @@ def test_keep_in_order_of_preference() -> None:
         "keep sugar in warehouse, 1 coffee on wind rose",
         "keep coffee in warehouse, 1 sugar on wind rose",
     }
+    # More goods than fit: asked back with the ways to keep as many of them as fit.
     err = rejected("keep sugar, coffee and indigo", game, 1)
-    assert not isinstance(err, AmbiguousOrder)
+    assert isinstance(err, AmbiguousOrder)
     assert "you cannot keep sugar, coffee and indigo" in err.reason
+    assert err.alternatives and all(
+        sum(g in way for g in ("sugar", "coffee", "indigo")) == 2 for way in err.alternatives
+    )
 
 
 # -- the trader: seed 001 -------------------------------------------------------------

@@ -64,9 +64,9 @@ _CLASSES = {
     "KEEP": "verb",
     "PLACE": "verb",
     "FROM": "filler",
-    "_AND": "filler",
-    "_OR": "filler",
-    "_THEN": "filler",
+    "_AND": "joint",
+    "_OR": "joint",
+    "_THEN": "joint",
     "ART": "filler",
     "FILLER": "filler",
 }
@@ -89,6 +89,7 @@ _PRIORITY = (
     "with",
     "on",
     "verb",
+    "joint",
     "filler",
 )
 _TOKEN = re.compile(r"\d+|[a-z]+(?:['\-][a-z]+)*|[,:;.!()&]")
@@ -146,7 +147,7 @@ def words_of(text: str, vocab: Vocabulary = ENGLISH) -> list[Word] | None:
     while i < len(tokens):
         tok = tokens[i]
         if tok in _STOPS or tok == "&":
-            out.append(Word("stop" if tok in _STOPS else "filler", tok))
+            out.append(Word("stop" if tok in _STOPS else "joint", tok))
             i += 1
             continue
         if tok.isdigit():
@@ -217,6 +218,8 @@ def mentions_of(words: Sequence[Word]) -> list[Mention] | None:
             after_but = True
         elif cls == "not":
             pending, after_but = True, False
+        elif cls == "joint" and pending:
+            return None  # "no and then corn": a no to nothing named
         elif cls == "stop":
             if pending:
                 if not out:
@@ -409,6 +412,17 @@ def _extra(ms: Sequence[Mention], vocab: Vocabulary) -> Proposal | None:
     return None
 
 
+def _yes_to_extra(ms: Sequence[Mention]) -> bool:
+    """The extra barrel asked for in so many words, no good named ("extra barrel
+    please"; not "take the extra one")."""
+    said = [m for m in ms if m.cls in ("extra", "barrel", "yes")]
+    return (
+        {"extra", "barrel"} <= {m.cls for m in said}
+        and all(not m.negated for m in said)
+        and all(m.cls in ("extra", "barrel", "yes", "verb") for m in ms)
+    )
+
+
 def _sell(ms: Sequence[Mention], vocab: Vocabulary) -> Proposal | None:
     if not _only(ms, {"good", "barrel", "yes", "verb", "number"}) or not _ones(ms, vocab):
         return None
@@ -472,6 +486,7 @@ _VERBS: dict[DecisionKind, tuple[str, ...]] = {
     DecisionKind.CRAFTSMAN_EXTRA: ("TAKE",),
     DecisionKind.SELL: ("TAKE", "SELL"),
     DecisionKind.LOAD: ("TAKE", "SHIP"),
+    DecisionKind.STORE: ("TAKE", "KEEP", "PLACE"),
 }
 
 
@@ -484,7 +499,56 @@ def _verbs_fit(ms: Sequence[Mention], kind: DecisionKind, vocab: Vocabulary) -> 
 
 # The decisions an order may be for, given the one asked: the hacienda's leads to the
 # tile; with none asked (an order sent ahead), any of them.
-_FOLLOWS = {DecisionKind.HACIENDA: (DecisionKind.HACIENDA, DecisionKind.SETTLE)}
+_FOLLOWS = {
+    DecisionKind.HACIENDA: (DecisionKind.HACIENDA, DecisionKind.SETTLE),
+    DecisionKind.LOAD: (DecisionKind.LOAD, DecisionKind.STORE),  # "wind rose: corn"
+}
+_ALL = (*_BUILDERS, DecisionKind.STORE)
+
+
+def _store(words: Sequence[Word], vocab: Vocabulary) -> Proposal | None:
+    """The goods kept, each where it is said to go: a place after goods takes the goods
+    named since the last place ("tobacco on the wind rose, sugar in the warehouse"), a
+    place before them heads them ("large warehouse: indigo, sugar"). None unless a
+    place is named, or on any word that is no good, place, number or filler."""
+    warehouse = set(vocab.term("WAREHOUSE").words)
+    sizes = set(vocab.ship_sizes)
+    items: list[list[str]] = []  # [count, good, place]
+    open_: list[list[str]] = []  # goods named since the last place, not under a heading
+    heading = ""
+    placed = False
+    count = ""
+    for i, w in enumerate(words):
+        if w.cls == "number":
+            count = w.text if w.text.isdigit() else str(vocab.numbers[w.text])
+        elif w.cls == "good":
+            item = [count, vocab.goods[w.text].label, heading]
+            items.append(item)
+            if not heading:
+                open_.append(item)
+            count = ""
+        elif w.cls == "windrose" or (w.cls == "name" and w.text in warehouse):
+            place = "on wind rose" if w.cls == "windrose" else "in warehouse"
+            placed = True
+            rest = [x for x in words[i + 1 :] if x.cls not in ("filler", "on")]
+            if open_ and not (rest and rest[0].text == ":"):
+                for item in open_:
+                    item[2] = place
+                open_, heading = [], ""
+            else:
+                heading = place
+        elif w.cls == "size" and w.text in sizes:
+            continue  # "the small warehouse"
+        elif w.cls == "stop" and w.text in ".;":
+            heading = ""
+        elif w.cls not in ("filler", "on", "verb", "joint", "stop"):
+            return None
+        if count and w.cls != "number":
+            return None  # a number before anything but a good
+    if not placed or not items or count:
+        return None
+    texts = [" ".join(x for x in item if x) for item in items]
+    return Proposal((f"keep {', '.join(texts)}",))
 
 
 def by_mentions(
@@ -503,13 +567,21 @@ def by_mentions(
     ms = mentions_of(words)
     if not ms or any(m.negated for m in ms if m.cls == "yes"):
         return None  # "not sure, coffee"
-    kinds = _FOLLOWS.get(kind, (kind,)) if kind is not None else tuple(_BUILDERS)
+    kinds = _FOLLOWS.get(kind, (kind,)) if kind is not None else _ALL
+
+    def proposal(k: DecisionKind) -> Proposal | None:
+        if any(m.negated for m in ms) and k is DecisionKind.STORE:
+            return None
+        return _store(words, vocab) if k is DecisionKind.STORE else _BUILDERS[k](ms, vocab)
+
     found = [
         p
         for k in kinds
-        if k in _BUILDERS and _verbs_fit(ms, k, vocab)
-        if (p := _BUILDERS[k](ms, vocab)) is not None
+        if k in _VERBS and _verbs_fit(ms, k, vocab)
+        if (p := proposal(k)) is not None
     ]
+    if not found and kind is DecisionKind.CRAFTSMAN_EXTRA and _yes_to_extra(ms):
+        return Proposal(("default",))  # "the extra barrel please": the published default
     if len(found) == 1:
         return found[0]
     if not found:

@@ -58,7 +58,7 @@ from .commands import (
     target_kind,
 )
 from .errors import OrderError, OrderSyntaxError
-from .reading import Reading, clauses, has_verb, normalise, readings
+from .reading import MENTIONS_TIER, Reading, clauses, has_verb, normalise, readings
 from .vocabulary import ENGLISH, Vocabulary, suggestions, terminals
 
 GRAMMAR_NAME = "orders.lark"
@@ -1021,49 +1021,18 @@ def read_mail(
     text: str, kind: DecisionKind | None = None
 ) -> list[tuple[Segment, Parsed | OrderError]]:
     """parse_mail's orders, each with the segment of the mail it was read from. A role
-    picked with the first step of its phase behind a colon, comma, dash or "and then"
-    ("Mayor: 2 on coffee roaster, 1 on university", "settler - sugar") is two orders."""
+    or the hacienda with the first step it leads to behind a colon, comma, dash, "and",
+    "then" ("Mayor: 2 on coffee roaster, 1 on university", "settler - sugar",
+    "Hacienda, then the quarry") is two orders (_two_steps)."""
     out: list[tuple[Segment, Parsed | OrderError]] = []
     for seg in segments(text):
         item = _parse_segment(seg, kind)
-        split = _role_and_step(seg, kind) if isinstance(item, OrderError) else None
+        split = _two_steps(seg, kind) if isinstance(item, OrderError) else None
         for part, parsed in split or [(seg, item)]:
             out.append((part, parsed))
             if isinstance(parsed, Parsed):
                 kind = _leads_to(parsed.command, kind)
     return out
-
-
-_ROLE_HEAD = re.compile(
-    r"^(\s*[\w' ]+?)\s*(?:[:,\-\u2013\u2014]+|\b(?:and\s+then|then|and)\b)\s*(?=\S)",
-    re.IGNORECASE,
-)
-
-
-def _role_and_step(
-    seg: Segment, kind: DecisionKind | None
-) -> list[tuple[Segment, Parsed | OrderError]] | None:
-    """An order that does not parse, read as a role and the first step of its phase
-    ("Mayor: 1 to sugar, 2 to coffee roaster"), when the player picks a role now and
-    both parts are read so."""
-    m = _ROLE_HEAD.match(seg.text)
-    if kind is not DecisionKind.ROLE or m is None:
-        return None
-    head = Segment(seg.line_no, seg.line, seg.column, m.group(1).strip())
-    role = _parse_segment(head, kind)
-    if not isinstance(role, Parsed) or not isinstance(role.command, RoleCmd):
-        return None
-    step_kind = _leads_to(role.command, kind)
-    if step_kind in (None, kind):
-        return None
-    rest = Segment(seg.line_no, seg.line, seg.column + m.end(), seg.text[m.end() :])
-    step = _parse_segment(rest, step_kind)
-    if not isinstance(step, Parsed) or target_kind(step.command) not in (None, step_kind):
-        return None
-    if isinstance(step.command, PassCmd) and step.command.kind is None:
-        # "settler, nothing": the step's decision declined, not the role's
-        step = replace(step, command=PassCmd(step_kind), alternatives=())
-    return [(head, role), (rest, step)]
 
 
 def colonist_order(text: str) -> MayorCmd | None:
@@ -1102,6 +1071,72 @@ def _colonists_read(seg: Segment, otherwise: bool) -> Parsed | None:
     return Parsed(seg, found[0].command, found[0].reading.text, tuple(found))
 
 
+# Where one order may end and the next begin within a segment: a comma, a colon, a dash,
+# "and", "then" (the words of the vocabulary's _AND and _THEN), and (``ties``) a word that
+# ties a role to what it is for ("the builder for the factory", "trader with my sugar").
+@cache
+def _joint(ties: bool, vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    joins = [w for t in ("_AND", "_THEN") for w in vocab.term(t).words]
+    words = "|".join(re.escape(w) for w in (*joins, *(vocab.step_joints if ties else ())))
+    signs = r"[,:\-\u2013\u2014]"
+    return re.compile(rf"\s*(?:{signs}|\b(?:{words})\b)(?:\s|{signs}|\b(?:{words})\b)*", re.I)
+
+
+def _part(seg: Segment, start: int, end: int) -> Segment:
+    raw = seg.text[start:end]
+    lead = len(raw) - len(raw.lstrip())
+    return Segment(seg.line_no, seg.line, seg.column + start + lead, raw.strip())
+
+
+def _two_steps(
+    seg: Segment, kind: DecisionKind | None
+) -> list[tuple[Segment, Parsed | OrderError]] | None:
+    """The segment as two orders: the first a role or the hacienda read on its own, the
+    second for the decision it leads to, read as an order of that decision and no
+    other. None when no cut gives that, or two cuts give different orders ("hacienda:
+    no and then corn" is never "hacienda" and "no ... corn"); after the hacienda the
+    second never starts with a yes or a no, which answers it. "settler, nothing"
+    declines the tile."""
+    found: list[list[tuple[Segment, Parsed | OrderError]]] = []
+    # (a role tied to what it is for, only when the player picks one now: sent ahead,
+    # "... the builder for the university" may be advice or a plan, not two orders)
+    for m in _joint(kind is DecisionKind.ROLE).finditer(seg.text):
+        if m.start() == 0 or m.end() >= len(seg.text.rstrip()):
+            continue
+        first, second = _part(seg, 0, m.start()), _part(seg, m.end(), len(seg.text))
+        head = _parse_segment(first, kind)
+        if not isinstance(head, Parsed) or len(head.alternatives) > 1:
+            continue
+        if not isinstance(head.command, RoleCmd | HaciendaCmd):
+            continue
+        if isinstance(head.command, HaciendaCmd) and _answer_words().match(second.text):
+            continue  # "hacienda: no ...": the no answers the hacienda
+        then = _leads_to(head.command, kind)
+        if then is None or then is kind:
+            continue
+        step = _parse_segment(second, then)
+        if not isinstance(step, Parsed):
+            continue
+        if isinstance(step.command, PassCmd) and step.command.kind is None:
+            # "settler, nothing": the step's decision declined, not the role's
+            step = replace(step, command=PassCmd(then), alternatives=())
+        if target_kind(step.command) is then:
+            found.append([(first, head), (second, step)])
+    readings = {(_command(pair[0][1]), _command(pair[1][1])) for pair in found}
+    return found[0] if len(readings) == 1 else None
+
+
+def _command(item: Parsed | OrderError) -> Command | None:
+    return item.command if isinstance(item, Parsed) else None
+
+
+@cache
+def _answer_words(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    words = [w for t in ("YES", "NO", "DONT", "WITHOUT") for w in vocab.term(t).words]
+    alternatives = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+    return re.compile(rf"^(?:{alternatives})\b", re.IGNORECASE)
+
+
 def _leads_to(command: Command, kind: DecisionKind | None) -> DecisionKind | None:
     """The decision the player faces after ``command`` (a role's, the tile after the
     hacienda), for reading bare answers on later lines."""
@@ -1138,6 +1173,9 @@ def _parse_segment(seg: Segment, kind: DecisionKind | None) -> Parsed | OrderErr
             if all(a.command != command for a in found):
                 tier = 0 if literal is not None else reading.tier
                 found.append(Alternative(replace(reading, tier=tier), command))
+    if any(a.reading.tier < MENTIONS_TIER for a in found):
+        # By what it names is the last reading: only when no other one parses.
+        found = [a for a in found if a.reading.tier < MENTIONS_TIER]
     if literal is not None:
         if not found:
             return Parsed(seg, literal)

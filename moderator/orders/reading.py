@@ -214,7 +214,8 @@ def _heading(vocab: Vocabulary) -> frozenset[str]:
 def _when(vocab: Vocabulary) -> re.Pattern[str]:
     verbs = "|".join(sorted(map(re.escape, verb_words(vocab)), key=len, reverse=True))
     return re.compile(
-        r"^\s*(?:later\b[\s,]*)?(?:when|once|after|during|at\s+the\s+end\s+of|later)\b"
+        r"^\s*(?:later\b[\s,]*)?(?:when|once|after|during|(?:at|for|by)\s+the\s+end\s+of"
+        r"|later|(?:just\s+)?in\s+case)\b"
         rf"(?:[^:,;]*?[:,]|.*(?=\b(?:i'll\s+|i\s+will\s+)?(?:{verbs})\b))\s*",
         re.IGNORECASE,
     )

@@ -225,6 +225,10 @@ def _settle(cmd: SettleCmd, s: State, seat: int, legal: Sequence[Action]) -> Act
 
 
 def _build(cmd: BuildCmd, s: State, seat: int, legal: Sequence[Action]) -> Action:
+    owned = s.players[seat].buildings
+    if len(cmd.candidates) > 1 and sum(b not in owned for b in cmd.candidates) == 1:
+        # "build market" with a small market in town: the large one (none has two)
+        cmd = replace(cmd, candidates=tuple(b for b in cmd.candidates if b not in owned))
     if len(cmd.candidates) > 1:
         names = [b.label for b in cmd.candidates]
         raise AmbiguousOrder(
@@ -414,7 +418,11 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
             where = " as you wrote" if in_house or on_rose else ""
             reason = f"you cannot keep {_and_list([i.good.label for i in items])}{where}"
         if not close:
-            raise IllegalOrder(f"{reason}: you may keep {room}")
+            # Not all of them fit: the ways to keep as many of them as fit are asked.
+            most = max((sum(kept(a, i.good) >= 1 for i in items) for a in stores), default=0)
+            close = [a for a in stores if most and sum(kept(a, i.good) >= 1 for i in items) == most]
+            if not close or counted:
+                raise IllegalOrder(f"{reason}: you may keep {room}")
         from .format import format_action  # (format reads decisions from this module)
 
         ways = [format_action(a, game, seat) for a in close]

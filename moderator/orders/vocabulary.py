@@ -57,7 +57,8 @@ class Vocabulary:
     -1 the largest: "the big boat"), ``ship_room`` words say a number is a ship's
     capacity ("the ship with room for 5"); ``draw_words`` draw the hacienda's tile;
     ``not_now`` put an order off ("the quarry next time"): not read for the decision
-    asked now.
+    asked now. ``step_joints`` tie a role picked now to the first step of its phase on
+    one line ("the builder for the factory"), as a comma, "and" or "then" do.
     """
 
     language: str
@@ -83,6 +84,7 @@ class Vocabulary:
     ship_room: tuple[str, ...] = ()
     draw_words: tuple[str, ...] = ()
     not_now: tuple[str, ...] = ()
+    step_joints: tuple[str, ...] = ()
     verbs: tuple[str, ...] = ("ROLE", "TAKE", "SETTLE", "BUILD", "SELL", "SHIP", "KEEP")
     clause_verbs: tuple[str, ...] = ("REMOVE", "PLACE", "MOVE", "FILL", "LEAVE", "EMPTY")
     clause_leads: tuple[str, ...] = ()
@@ -500,6 +502,7 @@ ENGLISH = Vocabulary(
     ship_room=("room", "space", "capacity", "size", "holds", "hold", "holding", "seats"),
     draw_words=(*_s("draw", "flip"), "drawing", "flipping"),
     not_now=("later", "next"),
+    step_joints=("for", "with", "to", "so"),
     clause_leads=("i'd like", "i would like", "i'll have", "i will have", "i want"),
     questions=(
         *("should i", "shall i", "should we", "which", "what about", "how about"),
@@ -655,6 +658,11 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"{codes(vocab.ship_room)} with a number name a ship by its room (`the ship with "
         f"room for 5`); {codes(vocab.draw_words)} draw the hacienda's plantation; with "
         f"{codes(vocab.not_now)} it is not read as an order for now."
+    )
+    lines.append(
+        "A role and the first step of its phase may share a line, joined by a comma, a dash, a "
+        f"colon, `and`, `then`, and when you pick the role now {codes(vocab.step_joints)} "
+        "(`settler: sugar`, `the builder for the factory`)."
     )
     lines.append(
         f"After punctuation, {codes(vocab.corrections)}, and {codes(vocab.short_corrections)} "
