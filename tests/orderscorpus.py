@@ -26,6 +26,7 @@ from pathlib import Path
 
 from moderator.engine import Game
 from moderator.engine.actions import Action
+from moderator.mail.envelope import order_text
 from moderator.orders import AmbiguousOrder, QueuedOrder, check_mail, format_action
 from moderator.orders.queue import Decided, Step, advance
 from moderator.orders.resolve import decision_of
@@ -225,7 +226,9 @@ def run_case(case: Case) -> Result:
     seat = _writer(case, game)
     kind = _kind(game, seat)
     expected = None if isinstance(case.expect, str) else expected_actions(case, game.copy(), seat)
-    report = check_mail(case.text, game, seat)
+    # The text as the service reads it: quoted replies, attributions and signatures cut
+    # (mail.envelope.order_text).
+    report = check_mail(order_text(case.text), game, seat)
     reply = report.render()
     asked = any(isinstance(e, AmbiguousOrder) for e in report.errors)
     got: list[Action] = []

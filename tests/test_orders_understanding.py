@@ -24,6 +24,7 @@ from moderator.engine.game import Game
 from moderator.orders import AmbiguousOrder, IllegalOrder, QueuedOrder, check_mail
 from moderator.orders.check import _choose, parse_text
 from moderator.orders.commands import AwayCmd, KeepCmd, KeepItem, SettleCmd, Where
+from moderator.orders.format import legal_orders
 from moderator.orders.parser import Alternative, Parsed, Segment, parse_mail, segments
 from moderator.orders.reading import MENTIONS_TIER, Reading, clauses, readings, slips_of
 from moderator.orders.resolve import decision_of
@@ -464,3 +465,81 @@ def test_the_mayors_extra_is_his_extra_colonist(word: str, lead: str, then: str)
     assert report.queued == [], report.render()
     (action,) = report.actions
     assert isinstance(action, PlaceColonists) and action.extra is not declined, report.render()
+
+
+# -- two answers, a taking-back, another player's order, an order for later ----------
+
+ONE_ANSWER = ("role", "settle", "build", "craftsman", "trade", "hacienda")
+
+
+def _two_answers(position: str) -> tuple[Game, int, str, str]:
+    """A position, its deciding seat and two different legal orders of his (the first
+    two lines his mail would list)."""
+    game = load_position(position)
+    seat = game.deciding()[0]
+    first, second = [o for o in legal_orders(game, seat) if "," not in o][:2]
+    return game, seat, first, second
+
+
+@pytest.mark.parametrize("position", ONE_ANSWER)
+@pytest.mark.parametrize("join", [". ", "\n", "; "])
+def test_two_different_answers_to_one_decision_are_asked_back(position: str, join: str) -> None:
+    game, seat, first, second = _two_answers(position)
+    report = check_mail(f"{first}{join}{second}", game, seat)
+    assert report.actions == [] and report.queued == [], report.render()
+    assert any(isinstance(e, AmbiguousOrder) for e in report.errors), report.render()
+    same = check_mail(f"{first}{join}{first}", game, seat)
+    assert [a.meaning for a in same.accepted] == [first], same.render()
+
+
+@pytest.mark.parametrize("position", ONE_ANSWER)
+@pytest.mark.parametrize(
+    "back", ["No wait, make that", "Hmm, no -", "EDIT:", "ignore that,", "on second thoughts,"]
+)
+def test_an_answer_taken_back_gives_way_to_the_next(position: str, back: str) -> None:
+    game, seat, first, second = _two_answers(position)
+    report = check_mail(f"{first}. {back} {second}", game, seat)
+    assert [a.meaning for a in report.accepted if a.action] == [second], report.render()
+    report = check_mail(f"{first}\n{back} {second}", game, seat)
+    assert [a.meaning for a in report.accepted if a.action] == [second], report.render()
+
+
+@pytest.mark.parametrize("position", ONE_ANSWER)
+def test_an_order_addressed_to_another_player_is_not_done(position: str) -> None:
+    game, seat, first, _ = _two_answers(position)
+    for other in (p.name for i, p in enumerate(game.state.players) if i != seat):
+        for lead in (f"{other}, ", f"Hey {other}, ", f"{other}: "):
+            report = check_mail(lead + first, game, seat)
+            assert report.actions == [] and report.queued == [], report.render()
+            # Said why, unless the line reads as a greeting ("Hey Bob, hacienda").
+            if not lead.startswith("Hey"):
+                assert any(other in e.reason for e in report.errors), report.render()
+
+
+@pytest.mark.parametrize("position", ONE_ANSWER)
+@pytest.mark.parametrize("when", ["next round", "next time", "in round 9", "later"])
+def test_an_order_for_a_round_to_come_is_not_done_now(position: str, when: str) -> None:
+    game, seat, first, _ = _two_answers(position)
+    for text in (f"{first} {when}", f"{when}: {first}"):
+        report = check_mail(text, game, seat)
+        assert report.actions == [] and report.queued == [], report.render()
+        assert report.errors, report.render()
+
+
+@pytest.mark.parametrize(
+    ("position", "no"),
+    [
+        ("settle-hospice", "Skip the hospice."),
+        ("settle-hospice", "No colonist from the hospice, ok?"),
+        ("build-university", "University colonist: no thanks!"),
+    ],
+)
+def test_a_no_to_the_colonist_not_understood_stops_the_answer(position: str, no: str) -> None:
+    """An answer followed by a line not understood that says no to its hospice or
+    university colonist is not done with the colonist; a line that says yes does not
+    stop it."""
+    game = load_position(position)
+    seat = game.deciding()[0]
+    order = next(o for o in legal_orders(game, seat) if ", no " in o).split(",")[0]
+    report = check_mail(f"{order}. {no}", game, seat)
+    assert all(", no" in a.meaning for a in report.accepted if a.action), report.render()

@@ -33,7 +33,7 @@ from .format import format_action, legal_orders
 from .parser import Alternative, Parsed, Segment, parse_mail, password, read_mail
 from .questions import question
 from .queue import DecisionKey, QueuedOrder, decision_key, passed_this_round, role_kinds
-from .reading import MENTIONS_TIER, interjection, phrase
+from .reading import MENTIONS_TIER, correction, interjection, phrase
 from .resolve import KIND_NAMES, asked_now, decision_of, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary, known, suggestions
 
@@ -251,16 +251,17 @@ def check_mail(
     commands = [i.command for i in items if isinstance(i, Parsed)]
     says_hacienda = any(isinstance(c, HaciendaCmd) for c in commands)
     now_line: int | None = None  # the line that answered (or failed) the current decision
+    now_item: Accepted | None = None  # its answer, while no other answer contradicts it
     unpicked: tuple[int, RoleCmd] | None = None  # the role asked now, that failed
     for item in items:
         if isinstance(item, OrderError):
             own = said.get(id(item), item.line)
-            ignored = _courtesy(own) or _heading(own) or interjection(own)
+            ignored = _courtesy(own) or _heading(own) or interjection(own) or _only_back(own)
             if not (ignored or _signature(own, item, items, game)):
                 why = _question(item, said, game, seat) or _explained(item, own, game, seat)
                 report.errors.append(why.with_legal(report.legal))
             continue
-        asked = _question(item, said, game, seat)
+        asked = _question(item, said, game, seat) or _not_for_now(item, game, seat)
         if asked is not None:
             report.errors.append(asked.with_legal(report.legal))
             continue
@@ -291,17 +292,16 @@ def check_mail(
                 if kind in (None, decision.kind):
                     now_line = seg.line_no
                     action = resolve(game_command, game, seat)
-                    report.accepted.append(
-                        Accepted(
-                            seg.line_no,
-                            seg.text,
-                            game_command,
-                            action=action,
-                            meaning=format_action(action, game, seat),
-                            reading=reading,
-                            loose=loose,
-                        )
+                    now_item = Accepted(
+                        seg.line_no,
+                        seg.text,
+                        game_command,
+                        action=action,
+                        meaning=format_action(action, game, seat),
+                        reading=reading,
+                        loose=loose,
                     )
+                    report.accepted.append(now_item)
                     continue
                 if (
                     decision.kind is DecisionKind.HACIENDA
@@ -337,6 +337,44 @@ def check_mail(
                 and now_line is not None
                 and decision.kind is not DecisionKind.LOAD  # loads come round again
             ):
+                if now_item is not None:
+                    # A second answer to the decision asked: the same (nothing to do),
+                    # a taking-back ("corn. No wait, make that indigo": the later one),
+                    # or another: asked back, never a guess between the two.
+                    try:
+                        again: Action | None = resolve(game_command, game, seat)
+                    except OrderError:
+                        again = None
+                    if again == now_item.action:
+                        continue
+                    if again is not None and _takes_back(seg):
+                        report.accepted.remove(now_item)
+                        now_item = replace(
+                            now_item,
+                            line_no=seg.line_no,
+                            text=seg.text,
+                            command=game_command,
+                            action=again,
+                            meaning=format_action(again, game, seat),
+                            reading=reading,
+                            loose=loose,
+                        )
+                        now_line = seg.line_no
+                        report.accepted.append(now_item)
+                        continue
+                    first, now_item = now_item, None
+                    report.accepted.remove(first)
+                    if isinstance(first.command, RoleCmd):
+                        unpicked = (first.line_no, first.command)
+                    meanings = [
+                        first.meaning,
+                        seg.text if again is None else format_action(again, game, seat),
+                    ]
+                    raise AmbiguousOrder(
+                        f'"{first.text}" and "{seg.text}" both answer '
+                        f"{KIND_NAMES[decision.kind]}: {or_list(meanings)}? Write one",
+                        alternatives=meanings,
+                    )
                 # Kept, it would only be dropped once this decision is taken.
                 raise IllegalOrder(
                     f"not used: line {now_line} already answers {KIND_NAMES[decision.kind]}"
@@ -354,14 +392,27 @@ def check_mail(
                     raise AlreadyDone(what)
             if isinstance(game_command, PassCmd) and game_command.kind is None:
                 game_command = PassCmd(key.kind)
-            report.accepted.append(
-                Accepted(seg.line_no, seg.text, game_command, key=key, reading=reading, loose=loose)
+            kept = Accepted(
+                seg.line_no, seg.text, game_command, key=key, reading=reading, loose=loose
             )
+            rival = next((a for a in report.accepted if a.key == key), None)
+            if rival is not None and key.kind is not DecisionKind.LOAD:
+                # Two orders of one mail for one later decision: the later one when it
+                # takes the first back, else asked back.
+                report.accepted.remove(rival)
+                back = correction(seg.text)
+                if back is None or not seg.text[back:].strip():
+                    raise AmbiguousOrder(
+                        f'"{rival.text}" and "{seg.text}" are both for {key.describe()}: write one',
+                        alternatives=[rival.text, seg.text],
+                    )
+            report.accepted.append(kept)
         except OrderError as err:
             if now_line == seg.line_no and isinstance(game_command, RoleCmd):
                 unpicked = (now_line, game_command)
             report.errors.append(_placed(err, seg).with_legal(report.legal))
     _whole_colonist_order(report, decision)
+    _unread_detail(report, decision, now_item)
     _loose_alone(report)
     if unpicked is not None:
         _without_role(report, *unpicked)
@@ -414,6 +465,90 @@ def _loose_alone(report: Report) -> None:
         if a not in loose and not (a.text == _HACIENDA_DEFAULT and a.line_no in gone)
     ]
     report.errors.sort(key=lambda e: e.line_no or 0)
+
+
+# "next round", "next time", "tomorrow", "in round 5": an order for a time to come.
+_LATER = re.compile(
+    r"\b(?:next\s+(?:round|time|turn|go)|tomorrow|(?:in\s+)?round\s+\d+|later)\b",
+    re.IGNORECASE,
+)
+_VOCATIVE = re.compile(r"^\s*(?:(?:hey|hi|dear|@)\s*)?([\w'-]+)\s*[,:!]", re.IGNORECASE)
+
+
+def _only_back(text: str) -> bool:
+    """Whether ``text`` only takes back what came before it ("ignore that,", "wait no.")."""
+    back = correction(text)
+    return back is not None and back > 0 and not text[back:].strip()
+
+
+def _takes_back(seg: Segment) -> bool:
+    """Whether the order of ``seg`` takes back an earlier one: it starts with a
+    taking-back ("No wait, make that indigo") or comes right after one on its line
+    ("ignore that, prospector")."""
+    back = correction(seg.text)
+    if back is not None and seg.text[back:].strip():
+        return True
+    before = re.split(r"[.;!?]", seg.line[: seg.column - 1])[-1]
+    return _only_back(before)
+
+
+_NEGATED = re.compile(r"\b(?:no|not|don't|dont|skip|without|never|decline|none)\b")
+
+
+def _unread_detail(report: Report, decision: Decision | None, now: Accepted | None) -> None:
+    """The answer to the decision asked is not done when a line of the mail that was not
+    understood says no to its hospice or university colonist ("Corn. Skip the hospice."):
+    that line may change it."""
+    if decision is None or now is None or now not in report.accepted:
+        return
+    if decision.kind not in (DecisionKind.SETTLE, DecisionKind.BUILD):
+        return
+    words = {*ENGLISH.term("HOSPICE").words, *ENGLISH.term("UNIVERSITY").words}
+    words |= set(ENGLISH.term("COLONIST").words)
+    detail = "hospice" if decision.kind is DecisionKind.SETTLE else "university"
+    for err in report.errors:
+        said = err.line.lower()
+        named = any(re.search(rf"\b{re.escape(w)}\b", said) for w in words)
+        if said != now.text.lower() and named and _NEGATED.search(said):
+            report.accepted.remove(now)
+            report.errors.append(
+                IllegalOrder(
+                    f'not done: line {err.line_no} ("{err.line.strip()}") was not '
+                    "understood and may change it; write the order whole, like "
+                    f'"{now.meaning}, no {detail}"'
+                )
+                .at(now.text, now.line_no)
+                .with_legal(report.legal)
+            )
+            return
+
+
+def _not_for_now(item: Parsed, game: Game, seat: int) -> OrderError | None:
+    """An order that is not the sender's own for now: one addressed to another player
+    ("Chris, take the mayor!"), or one said to be for a round to come ("trader next
+    round"; "later" only for the decision asked now: orders for later decisions of this
+    round are kept anyway). Refused with the reason, never done."""
+    seg = item.segment
+    m = _VOCATIVE.match(seg.line)
+    others = {p.name.lower(): p.name for i, p in enumerate(game.state.players) if i != seat}
+    if m is not None and m.group(1).lower() in others:
+        name = others[m.group(1).lower()]
+        return IllegalOrder(
+            f"this is addressed to {name}: orders are read for your own seat only"
+        ).at(seg.line, seg.line_no)
+    later = _LATER.search(seg.text) or (
+        _LATER.search(seg.line[: seg.column]) if ":" in seg.line[: seg.column] else None
+    )
+    if later is None:
+        return None
+    decision = decision_of(game, seat)
+    now = decision is not None and target_kind(item.command) in (None, decision.kind)
+    if later.group(0).lower() == "later" and not now:
+        return None
+    return IllegalOrder(
+        f'"{later.group(0)}": an order is done now, or kept for a later decision of this '
+        "round; send it again when that turn comes"
+    ).at(seg.line, seg.line_no)
 
 
 def _question(

@@ -117,6 +117,30 @@ _INTERJECTION = re.compile(rf"^\s*{_INTERJECTIONS}\b[\s,!.:]+(?=\w)", re.IGNOREC
 _INTERJECTION_ALONE = re.compile(rf"^\s*{_INTERJECTIONS}[\s,!.:]*$", re.IGNORECASE)
 
 
+@cache
+def _correction_start(vocab: Vocabulary) -> re.Pattern[str]:
+    """Words that take back the order before them, at the start of a text ("No wait,
+    make that indigo", "Hmm, no - harbor", "EDIT: sell coffee"), after any interjection."""
+    long_ = "|".join(map(phrase, vocab.corrections))
+    short = "|".join(map(phrase, vocab.short_corrections))
+    # "no" and "wait" take back only with punctuation or another taking-back after them
+    # ("no - harbor", "no wait, indigo"), never "no hospice".
+    punct = r"[,!.:\-\u2013\u2014]"
+    marker = rf"(?:(?:{long_})\b|(?:{short})\b(?:\s*{punct}|\s+(?=(?:{short}|{long_})\b)))"
+    lead = rf"(?:(?:{_INTERJECTIONS}|oh|ah+|um+|uh+|er+)\b[\s,!.:\-\u2013\u2014]*)*"
+    return re.compile(rf"^\s*{lead}(?:{marker}[\s,!.:\-\u2013\u2014]*)+", re.IGNORECASE)
+
+
+def correction(text: str, vocab: Vocabulary = ENGLISH) -> int | None:
+    """Where the order after a taking-back at the start of ``text`` begins ("no wait,
+    make that indigo": at "indigo"); None when ``text`` does not start with one. A
+    trailing "instead" also takes back ("EDIT: sell coffee instead")."""
+    m = _correction_start(vocab).match(text.translate(_APOSTROPHES))
+    if m is not None:
+        return m.end()
+    return 0 if re.search(r"\binstead\W*$", text, re.IGNORECASE) else None
+
+
 def interjection(text: str) -> bool:
     """Whether ``text`` is only a word that starts a reply ("OK,", "Hmm"): cut off the
     order after it ("OK, I'll take the settler"), it is no order."""
@@ -298,6 +322,15 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
         out.append(Reading(base[fix.end() :].strip(), 0))
         if (a := answer(base[fix.end() :])) is not None:
             out.append(Reading(a, 1))
+    # A taking-back that starts the order ("No wait, make that indigo", on a line or in
+    # a sentence of its own): the order is what follows it.
+    back = correction(base, vocab)
+    if back:
+        rest = re.sub(r"\binstead\W*$", "", base[back:], flags=re.IGNORECASE)
+        if rest.strip():
+            out.append(Reading(rest.strip(), 0))
+            if (a := answer(rest)) is not None:
+                out.append(Reading(a, 1))
     if (a := answer(base)) is not None:
         out.append(Reading(a, 1))
     # A heading of order words ("Colonists: 2 on coffee roaster") names the decision.
@@ -321,6 +354,7 @@ __all__ = [
     "MENTIONS_TIER",
     "Reading",
     "clauses",
+    "correction",
     "has_verb",
     "interjection",
     "normalise",

@@ -481,7 +481,11 @@ ENGLISH = Vocabulary(
     months=_EN_MONTHS,
     weekdays=_EN_WEEKDAYS,
     periods=_EN_PERIODS,
-    corrections=("sorry", "i mean", "i meant", "actually", "rather", "make that"),
+    corrections=(
+        *("sorry", "i mean", "i meant", "actually", "rather", "make that", "make it"),
+        *("edit", "ignore that", "scratch that", "forget that", "correction", "oops"),
+        *("on second thought", "on second thoughts", "change that to", "change of plan"),
+    ),
     short_corrections=("no", "wait"),
     role_verbs={
         **dict.fromkeys((*_s("settle"), *_ing("settle")), Role.SETTLER),
