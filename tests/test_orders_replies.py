@@ -332,3 +332,12 @@ def test_a_yes_or_no_after_a_question_names_no_order() -> None:
             assert report.actions == []
             (err,) = report.errors
             assert isinstance(err, Question) and list(err.alternatives) == [order]
+
+
+@pytest.mark.parametrize("position", POSITION_NAMES)
+def test_the_first_line_says_the_lines_not_done_in_one_parenthesis(position: str) -> None:
+    game = load_position(position)
+    for seat in range(game.state.n):
+        reply = reply_view(check_mail("frobnicate", game, seat))
+        line = first_line(seat_view(game, seat), reply)
+        assert line.endswith("1 line not understood)") and ") (" not in line, line

@@ -823,7 +823,10 @@ def _word_at(text: str, index: int) -> str:
 
 
 # Words that only join the things of an order: worth naming when nothing else fits.
-_JOINING = {"ART", "ON", "TO", "FROM", "COLONIST", "PLANTATION", "PASS", "_COMMA", "_OR"}
+_JOINING = {
+    *("ART", "ON", "TO", "FROM", "COLONIST", "PLANTATION", "PASS", "_COMMA", "_OR"),
+    *("$END", "_SEP"),
+}
 
 
 def _describe_expected(expected: set[str], then: str) -> str:

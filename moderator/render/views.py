@@ -910,7 +910,12 @@ def first_line(seat: SeatView, reply: ReplyView | None = None) -> str:
         said = [
             f"{plural(n, 'line') if i == 0 else n} {why.value}" for i, (why, n) in enumerate(counts)
         ]
-        line += f" ({', '.join(said)})"
+        # ("... (you may order now; 1 line not understood)")
+        line = (
+            f"{line[:-1]}; {', '.join(said)})"
+            if line.endswith(")")
+            else f"{line} ({', '.join(said)})"
+        )
     return line
 
 
