@@ -391,3 +391,42 @@ def test_the_board_as_it_is_is_refused_while_a_circle_is_empty() -> None:
     ):
         report = check_mail(text, game, 2)
         assert report.actions == [] and "would stay in San Juan" in report.render()
+
+
+@pytest.mark.parametrize(
+    ("position", "seat", "text", "meaning"),
+    [
+        ("mayor", 0, "University gets the corn worker; coffee roaster gets 2; sugar gets 1", None),
+        (
+            "mayor",
+            0,
+            "My 3 colonists: 1 from corn, 2 to coffee roaster, 1 to university, 1 to sugar",
+            None,
+        ),
+        ("mayor", 0, "place all four: corn -1, roaster +2, university +1, sugar +1", None),
+        ("mayor", 0, "With the extra colonist: 2 on coffee roaster, 1 on university", "place 2 on"),
+        ("mayor", 0, "No extra colonist: 2 on coffee roaster", "no extra colonist; place 2 on"),
+        ("mayor-chris", 2, "hacienda, the other stays in San Juan", "place 1 on hacienda"),
+    ],
+)
+def test_a_heading_gets_and_stays(position: str, seat: int, text: str, meaning: str | None) -> None:
+    game = load_position(position)
+    report = check_mail(text, game, seat)
+    assert report.errors == [], report.render()
+    (done,) = report.accepted
+    assert done.meaning.startswith(
+        meaning or "remove 1 from corn; place 1 on sugar, 2 on coffee roaster, 1 on university"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bob's colonists: 2 to coffee roaster, 1 to university",  # a heading that says more
+        "My 3 colonists: 2 to coffee roaster, 1 to the university, 1 to sugar",  # one too many
+        "coffee roaster gets 3, university gets 1",
+    ],
+)
+def test_a_heading_or_gets_that_does_not_fit_is_not_done(text: str) -> None:
+    report = check_mail(text, load_position("mayor"), 0)
+    assert report.actions == [] and report.errors

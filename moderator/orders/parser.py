@@ -510,9 +510,15 @@ class _ToCommand(Transformer[Token, Command]):
         return _Placed(target, int(count))
 
     def rest_counted(
-        self, _rest: Token, count: Token, _colonist: Token | None, _on: Token | None, target: Target
+        self,
+        _rest: Token,
+        count: Token,
+        _colonist: Token | None,
+        _goes: Token | None,
+        _on: Token | None,
+        target: Target,
     ) -> _Placed:
-        # "the remaining 2 on the roaster"
+        # "the remaining 2 on the roaster", "the last one goes to the university"
         return _Placed(target, int(count))
 
     def both_on(
@@ -591,7 +597,7 @@ class _ToCommand(Transformer[Token, Command]):
         return _Placed(target, _count(count) or 1)
 
     def stays_in(
-        self, count: Token, _colonist: Token | None, stay: Token, _on: Token, target: Target
+        self, count: Token | None, _colonist: Token | None, stay: Token, _on: Token, target: Target
     ) -> _Placed:
         # "1 stays in San Juan"
         return self.kept_in(stay, count, _colonist, _on, target)
@@ -631,6 +637,14 @@ class _ToCommand(Transformer[Token, Command]):
     ) -> MayorCmd:
         # "put the extra colonist on the university": taken, and placed there
         return MayorCmd(extra=True, placements=(Move(1, target),))
+
+    def gets_count(self, target: Target, _gets: Token, count: Token) -> _Placed:
+        # "coffee roaster gets 2"
+        return _Placed(target, int(count))
+
+    def gets_worker(self, dst: Target, _gets: Token, src: Target, _colonist: Token) -> _Placed:
+        # "the university gets the corn worker"
+        return _Placed(dst, 1, source=src)
 
     def placement(
         self, _verb: Token, _from: Token | None, _san_juan: Token | None, *items: _Placed | MayorCmd
@@ -1055,7 +1069,7 @@ def _colonists_read(seg: Segment, otherwise: bool) -> Parsed | None:
     """A segment as a colonist order of the mayor phase: as written, or (``otherwise``:
     it is no other order as written) with a slip corrected or a leading "OK,"/"then"
     dropped; several such readings are left to the game to choose among."""
-    colonists = colonist_order(seg.text)
+    colonists = colonist_order(seg.text) or _headed(seg.text)
     if colonists is not None:
         return Parsed(seg, colonists)
     if not otherwise:
@@ -1138,6 +1152,34 @@ def _answer_words(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     words = [w for t in ("YES", "NO", "DONT", "WITHOUT") for w in vocab.term(t).words]
     alternatives = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
     return re.compile(rf"^(?:{alternatives})\b", re.IGNORECASE)
+
+
+_HEAD = re.compile(r"^([^:]{1,60}):\s*(?=\S)")
+
+
+@cache
+def _heading_words() -> frozenset[str]:
+    """The words of a heading that counts or places the colonists listed after it ("My 3
+    colonists:", "place all three:")."""
+    names = ("COLONIST", "NUMWORD", "PLACE", "ART", "FILLER", "_AND")
+    return frozenset(w for n in names for w in ENGLISH.term(n).words)
+
+
+def _headed(text: str) -> MayorCmd | None:
+    """A colonist list after a heading that says nothing more than the count, a verb or
+    the extra colonist ("My 3 colonists: 2 to the roaster, 1 to the university", "With
+    the extra colonist: ...")."""
+    m = _HEAD.match(text)
+    body = None if m is None else colonist_order(text[m.end() :])
+    if m is None or body is None:
+        return None
+    said = colonist_order(m.group(1))
+    if said is not None and not said.removals and not said.placements and not said.stay:
+        return said.merged(body)
+    words = re.findall(r"[\w']+", m.group(1).lower())
+    if words and all(w.isdigit() or w in _heading_words() for w in words):
+        return body
+    return None
 
 
 def _leads_to(command: Command, kind: DecisionKind | None) -> DecisionKind | None:

@@ -228,7 +228,7 @@ ENGLISH = Vocabulary(
         Term(
             "TAKE",
             (
-                *_s("take", "choose", "pick", "select", "want", "get", "grab"),
+                *_s("take", "choose", "pick", "select", "want", "get", "grab", "accept"),
                 *_ing("take", "choose", "pick", "select", "get", "grab"),
                 "have",
             ),
@@ -304,7 +304,7 @@ ENGLISH = Vocabulary(
         Term(
             "REST",
             (
-                *("rest", "remaining", "remainder", "leftover", "leftovers", "others"),
+                *("rest", "remaining", "remainder", "leftover", "leftovers", "others", "last"),
                 *("everyone else", "everybody else", "anyone else", "everything else"),
             ),
             "the colonists not placed (they stay in San Juan)",
@@ -437,6 +437,11 @@ ENGLISH = Vocabulary(
         "this round",
         "this turn",
         "next turn",
+        # The end of a list of orders: nothing more.
+        "that's it",
+        "that is it",
+        "that's all",
+        "that is all",
         "thank you",
         "thanks",
         "thx",
