@@ -407,6 +407,8 @@ def test_the_board_as_it_is_is_refused_while_a_circle_is_empty() -> None:
         ("mayor", 0, "With the extra colonist: 2 on coffee roaster, 1 on university", "place 2 on"),
         ("mayor", 0, "No extra colonist: 2 on coffee roaster", "no extra colonist; place 2 on"),
         ("mayor-chris", 2, "hacienda, the other stays in San Juan", "place 1 on hacienda"),
+        ("mayor-chris", 2, "Extra colonist: no.\nhacienda", "no extra colonist; place 1 on"),
+        ("mayor-chris", 2, "extra: yes\nhacienda", "place 1 on hacienda"),
     ],
 )
 def test_a_heading_gets_and_stays(position: str, seat: int, text: str, meaning: str | None) -> None:

@@ -1170,8 +1170,17 @@ def _headed(text: str) -> MayorCmd | None:
     the extra colonist ("My 3 colonists: 2 to the roaster, 1 to the university", "With
     the extra colonist: ...")."""
     m = _HEAD.match(text)
-    body = None if m is None else colonist_order(text[m.end() :])
-    if m is None or body is None:
+    if m is None:
+        return None
+    answer = normalise(text[m.end() :]).strip().lower().rstrip(".!")
+    if answer in (*ENGLISH.term("YES").words, *ENGLISH.term("NO").words):
+        # "Extra colonist: no", "extra: yes": the answer said after the heading
+        verb = "take" if answer in ENGLISH.term("YES").words else "no"
+        command = colonist_order(f"{verb} {m.group(1)}")
+        extra = command is not None and not (command.removals or command.placements)
+        return command if extra else None
+    body = colonist_order(text[m.end() :])
+    if body is None:
         return None
     said = colonist_order(m.group(1))
     if said is not None and not said.removals and not said.placements and not said.stay:

@@ -268,7 +268,7 @@ ENGLISH = Vocabulary(
             "COLONIST",
             (
                 *_s("colonist", "worker", "guy", "person", "meeple", "labourer", "laborer"),
-                *("man", "men", "people", "ones", "folks"),
+                *("man", "men", "people", "ones", "folks", "him", "her"),
             ),
             "a colonist",
         ),
