@@ -543,3 +543,16 @@ def test_a_no_to_the_colonist_not_understood_stops_the_answer(position: str, no:
     order = next(o for o in legal_orders(game, seat) if ", no " in o).split(",")[0]
     report = check_mail(f"{order}. {no}", game, seat)
     assert all(", no" in a.meaning for a in report.accepted if a.action), report.render()
+
+
+@pytest.mark.parametrize("position", ONE_ANSWER)
+@pytest.mark.parametrize("name", ["Dave", "Shep", "Kip", "Sell", "Bild"])
+def test_a_sign_off_that_is_an_order_word_with_a_slip_is_a_name(position: str, name: str) -> None:
+    """A name alone at the end of a mail with an order before it is a sign-off, even
+    when a letter changed would make it an order word ("Dave": "save"); alone, a slip
+    is still read ("Captian")."""
+    game, seat, first, _ = _two_answers(position)
+    report = check_mail(f"{first}\n\n{name}", game, seat)
+    assert [a.meaning for a in report.accepted] == [first], report.render()
+    alone = check_mail("Captian", load_position("role"), 0)
+    assert [a.meaning for a in alone.accepted] == ["role captain"], alone.render()

@@ -247,6 +247,8 @@ def check_mail(
     # The order each error is for, to tell a greeting or a signature that shares a line
     # with an order ("Thanks, Anna").
     said = {id(i): seg.text for seg, i in read}
+    if parsed and isinstance(parsed[-1], Parsed) and _signed(parsed[-1], parsed):
+        parsed = parsed[:-1]
     items = _merge_lines(parsed)
     commands = [i.command for i in items if isinstance(i, Parsed)]
     says_hacienda = any(isinstance(c, HaciendaCmd) for c in commands)
@@ -473,6 +475,17 @@ _LATER = re.compile(
     re.IGNORECASE,
 )
 _VOCATIVE = re.compile(r"^\s*(?:(?:hey|hi|dear|@)\s*)?([\w'-]+)\s*[,:!]", re.IGNORECASE)
+
+
+def _signed(item: Parsed, items: list[Parsed | OrderError]) -> bool:
+    """Whether ``item`` is a sign-off that reads as an order only once a letter is
+    changed ("Dave" as "save"): a name alone, the last of a mail with an order before
+    it."""
+    if _NAME.match(item.segment.text) is None or item is not items[-1]:
+        return False
+    if not any(isinstance(i, Parsed) for i in items[:-1]):
+        return False
+    return bool(item.alternatives) and all(a.reading.tier in (2, 3) for a in item.alternatives)
 
 
 def _only_back(text: str) -> bool:

@@ -418,6 +418,11 @@ ENGLISH = Vocabulary(
         "gimme",
         "go with",
         "go for",
+        "let's say",
+        "let us say",
+        "let's go with",
+        "let's go for",
+        "let's do",
         # Not "what is": "what is the captain?" is a question, not an order.
         "what are",
         "it is",
