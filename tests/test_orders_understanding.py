@@ -556,3 +556,17 @@ def test_a_sign_off_that_is_an_order_word_with_a_slip_is_a_name(position: str, n
     assert [a.meaning for a in report.accepted] == [first], report.render()
     alone = check_mail("Captian", load_position("role"), 0)
     assert [a.meaning for a in alone.accepted] == ["role captain"], alone.render()
+
+
+@pytest.mark.parametrize("position", ("role", "settle", "build", "trade", "craftsman"))
+@pytest.mark.parametrize("wait", ["Let me think and get back to you", "not sure yet", "TBC"])
+def test_a_choice_written_undecided_is_asked_back(position: str, wait: str) -> None:
+    """ "X or Y" is a preference list, but not from a player who says he has not decided
+    ("trader or mayor. Let me think"): then it is asked back and nothing is done."""
+    game, seat, first, second = _two_answers(position)
+    bare = [o.split(" ", 1)[1] if o.startswith("role ") else o for o in (first, second)]
+    for text in (f"{first} or {second}. {wait}", f"Hmm... {bare[0]} or {bare[1]} - {wait}"):
+        report = check_mail(text, game, seat)
+        assert report.actions == [] and report.queued == [] and report.errors, report.render()
+    asked = check_mail(f"{first} or {second}. {wait}", game, seat)
+    assert any(isinstance(e, AmbiguousOrder) for e in asked.errors), asked.render()

@@ -31,7 +31,7 @@ from .elsewhere import elsewhere
 from .errors import AlreadyDone, AmbiguousOrder, IllegalOrder, OrderError, OrderSyntaxError
 from .format import format_action, legal_orders
 from .parser import Alternative, Parsed, Segment, parse_mail, password, read_mail
-from .questions import question
+from .questions import question, undecided
 from .queue import DecisionKey, QueuedOrder, decision_key, passed_this_round, role_kinds
 from .reading import MENTIONS_TIER, correction, interjection, phrase
 from .resolve import KIND_NAMES, asked_now, decision_of, or_list, resolve
@@ -571,7 +571,7 @@ def _question(
     line: asked back, never done."""
     if isinstance(item, Parsed):
         seg = item.segment
-        asked = question(seg.text, game, seat)
+        asked = question(seg.text, game, seat, hesitant=undecided(seg.line))
         return None if asked is None else asked.at(seg.line, seg.line_no)
     asked = question(said.get(id(item), item.line), game, seat, unread=True)
     return None if asked is None else asked.at(item.line, item.line_no)

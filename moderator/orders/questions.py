@@ -110,16 +110,37 @@ def _game_command(command: Command) -> GameCommand:
     return cast(GameCommand, command)
 
 
+@cache
+def _undecided(vocab: Vocabulary) -> re.Pattern[str]:
+    words = "|".join(phrase(w) for w in vocab.undecided) or r"(?!)"
+    return re.compile(rf"\b(?:{words})\b", re.IGNORECASE)
+
+
+def undecided(line: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``line`` says its writer has not decided yet ("Let me think")."""
+    return _undecided(vocab).search(line) is not None
+
+
 def question(
-    text: str, game: Game, seat: int, unread: bool = False, vocab: Vocabulary = ENGLISH
+    text: str,
+    game: Game,
+    seat: int,
+    unread: bool = False,
+    vocab: Vocabulary = ENGLISH,
+    hesitant: bool = False,
 ) -> Question | None:
     """The question ``text`` asks, to be asked back (nothing of it is done): a text
     that starts like a question ("should I", "which"), or ends with a question mark and
     names two orders or more ("Trader? Or captain?"); ``unread`` (the text is no order
     as written): any text with a question mark. None: no question (an order with a
-    question mark, "Captain?", is an order)."""
+    question mark, "Captain?", is an order). ``hesitant``: the text's line says its
+    writer has not decided yet; two orders or more named are then a question too."""
     led = _lead(vocab).match(text) is not None
-    if not (led or _ASKS.search(text) or (unread and "?" in text)):
+    # Undecided, a choice is a question ("trader or mayor. Let me think"); a list
+    # without "or" ("not sure about it: 1 on corn, 1 on sugar") stays an order.
+    ors = "|".join(phrase(w) for w in vocab.term("_OR").words)
+    hesitant = hesitant and re.search(rf"\b(?:{ors})\b", text, re.IGNORECASE) is not None
+    if not (led or hesitant or _ASKS.search(text) or (unread and "?" in text)):
         return None
     options = _options(text, game, seat, vocab)
     if len(options) >= 2:
@@ -139,4 +160,4 @@ def question(
     return None
 
 
-__all__ = ["question"]
+__all__ = ["question", "undecided"]

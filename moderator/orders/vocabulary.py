@@ -89,6 +89,9 @@ class Vocabulary:
     clause_verbs: tuple[str, ...] = ("REMOVE", "PLACE", "MOVE", "FILL", "LEAVE", "EMPTY")
     clause_leads: tuple[str, ...] = ()
     questions: tuple[str, ...] = ()
+    # Words of a player who has not decided yet ("trader or mayor. Let me think"): a
+    # choice between orders on their line is asked back, not read as a preference list.
+    undecided: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -521,6 +524,11 @@ ENGLISH = Vocabulary(
     questions=(
         *("should i", "shall i", "should we", "which", "what about", "how about"),
         *("is it better", "would it be better", "do you think", "any advice", "thoughts on"),
+    ),
+    undecided=(
+        *("let me think", "get back to you", "not sure", "undecided", "can't decide"),
+        *("cannot decide", "haven't decided", "have not decided", "still deciding"),
+        *("decide later", "i'll decide", "thinking about it", "will confirm", "tbc"),
     ),
     plain=(
         "some",
