@@ -261,16 +261,6 @@ def _says_something(text: str, vocab: Vocabulary) -> bool:
     return any(m.group(0).lower() in _naming_words(vocab) for m in _WORD.finditer(text))
 
 
-def _extra_colonist(text: str, vocab: Vocabulary) -> str | None:
-    """``text`` with "colonist" after an "extra" that names nothing after it."""
-    extra = "|".join(map(re.escape, vocab.term("EXTRA").words))
-    named = "|".join(map(re.escape, (*vocab.term("COLONIST").words, *vocab.term("BARREL").words)))
-    m = re.search(rf"\b(?:{extra})\b(?!\s+(?:{named})\b)", text, re.IGNORECASE)
-    if m is None:
-        return None
-    return f"{text[: m.end()]} {vocab.term('COLONIST').words[0]}{text[m.end() :]}".strip()
-
-
 def _term_of(word: str, vocab: Vocabulary) -> Term:
     return next(t for t in vocab.terms if word in t.words)
 
@@ -311,10 +301,6 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
     out: list[Reading] = []
     if base.strip() != normalise(text, vocab).strip():
         out.append(Reading(base.strip(), 0))
-    if kind is DecisionKind.MAYOR and (colonist := _extra_colonist(base, vocab)) is not None:
-        # The mayor's "extra" is his extra colonist ("no extra, thanks"), not the
-        # craftsman's barrel.
-        out.append(Reading(colonist, 1))
     # A correction: what follows "no", "sorry", "I mean" after punctuation is the order
     # ("Captain? no - trader").
     fix = _correction(vocab).search(text.translate(_APOSTROPHES))
