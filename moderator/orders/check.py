@@ -402,8 +402,7 @@ def check_mail(
                 # Two orders of one mail for one later decision: the later one when it
                 # takes the first back, else asked back.
                 report.accepted.remove(rival)
-                back = correction(seg.text)
-                if back is None or not seg.text[back:].strip():
+                if not _starts_back(seg.text):
                     raise AmbiguousOrder(
                         f'"{rival.text}" and "{seg.text}" are both for {key.describe()}: write one',
                         alternatives=[rival.text, seg.text],
@@ -488,6 +487,12 @@ def _signed(item: Parsed, items: list[Parsed | OrderError]) -> bool:
     return bool(item.alternatives) and all(a.reading.tier in (2, 3) for a in item.alternatives)
 
 
+def _starts_back(text: str) -> bool:
+    """Whether ``text`` is an order after a taking-back ("No wait, make that indigo")."""
+    back = correction(text)
+    return back is not None and bool(text[back:].strip())
+
+
 def _only_back(text: str) -> bool:
     """Whether ``text`` only takes back what came before it ("ignore that,", "wait no.")."""
     back = correction(text)
@@ -498,11 +503,8 @@ def _takes_back(seg: Segment) -> bool:
     """Whether the order of ``seg`` takes back an earlier one: it starts with a
     taking-back ("No wait, make that indigo") or comes right after one on its line
     ("ignore that, prospector")."""
-    back = correction(seg.text)
-    if back is not None and seg.text[back:].strip():
-        return True
     before = re.split(r"[.;!?]", seg.line[: seg.column - 1])[-1]
-    return _only_back(before)
+    return _starts_back(seg.text) or _only_back(before)
 
 
 _NEGATED = re.compile(r"\b(?:no|not|don't|dont|skip|without|never|decline|none)\b")

@@ -131,6 +131,10 @@ def _correction_start(vocab: Vocabulary) -> re.Pattern[str]:
     return re.compile(rf"^\s*{lead}(?:{marker}[\s,!.:\-\u2013\u2014]*)+", re.IGNORECASE)
 
 
+# "EDIT: sell coffee instead": a trailing "instead" takes back too.
+_INSTEAD = re.compile(r"\binstead\W*$", re.IGNORECASE)
+
+
 def correction(text: str, vocab: Vocabulary = ENGLISH) -> int | None:
     """Where the order after a taking-back at the start of ``text`` begins ("no wait,
     make that indigo": at "indigo"); None when ``text`` does not start with one. A
@@ -138,7 +142,7 @@ def correction(text: str, vocab: Vocabulary = ENGLISH) -> int | None:
     m = _correction_start(vocab).match(text.translate(_APOSTROPHES))
     if m is not None:
         return m.end()
-    return 0 if re.search(r"\binstead\W*$", text, re.IGNORECASE) else None
+    return 0 if _INSTEAD.search(text) else None
 
 
 def interjection(text: str) -> bool:
@@ -312,7 +316,7 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
     # a sentence of its own): the order is what follows it.
     back = correction(base, vocab)
     if back:
-        rest = re.sub(r"\binstead\W*$", "", base[back:], flags=re.IGNORECASE)
+        rest = _INSTEAD.sub("", base[back:])
         if rest.strip():
             out.append(Reading(rest.strip(), 0))
             if (a := answer(rest)) is not None:
