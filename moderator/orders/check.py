@@ -510,6 +510,14 @@ def _takes_back(seg: Segment) -> bool:
 _NEGATED = re.compile(r"\b(?:no|not|don't|dont|skip|without|never|decline|none)\b")
 
 
+@cache
+def _colonist_detail(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    """The words of a hospice's or university's colonist ("hospice", "worker", ...)."""
+    words = (*vocab.term("HOSPICE").words, *vocab.term("UNIVERSITY").words)
+    words += vocab.term("COLONIST").words
+    return re.compile(rf"\b(?:{'|'.join(map(re.escape, words))})\b")
+
+
 def _unread_detail(report: Report, decision: Decision | None, now: Accepted | None) -> None:
     """The answer to the decision asked is not done when a line of the mail that was not
     understood says no to its hospice or university colonist ("Corn. Skip the hospice."):
@@ -518,12 +526,10 @@ def _unread_detail(report: Report, decision: Decision | None, now: Accepted | No
         return
     if decision.kind not in (DecisionKind.SETTLE, DecisionKind.BUILD):
         return
-    words = {*ENGLISH.term("HOSPICE").words, *ENGLISH.term("UNIVERSITY").words}
-    words |= set(ENGLISH.term("COLONIST").words)
     detail = "hospice" if decision.kind is DecisionKind.SETTLE else "university"
     for err in report.errors:
         said = err.line.lower()
-        named = any(re.search(rf"\b{re.escape(w)}\b", said) for w in words)
+        named = _colonist_detail().search(said)
         if said != now.text.lower() and named and _NEGATED.search(said):
             report.accepted.remove(now)
             report.errors.append(
