@@ -219,7 +219,7 @@ def _and(parts: Sequence[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _circles(layout: Layout) -> dict[str, int]:
+def circles(layout: Layout) -> dict[str, int]:
     """Colonists per place of a layout: plantations by kind, quarries, buildings."""
     out = {Good(g).label: n for g, n in enumerate(layout.plantations)}
     out["quarry"] = layout.quarries
@@ -238,7 +238,7 @@ def _placed(event: ColonistsPlaced, name: str) -> str:
     """Where a player's colonists went: what he removed, then what he placed, and how
     many are left in San Juan ("Anna removes 1 from indigo and places 2 on the coffee
     roaster; 1 stays in San Juan.")."""
-    before, after = _circles(event.before), _circles(event.after)
+    before, after = circles(event.before), circles(event.after)
     # The board's order: plantations, quarries, then the buildings as built.
     buildings = sorted({b for b, _ in (*event.before.buildings, *event.after.buildings)})
     places = [*list(before)[:6], *(f"the {b.label}" for b in buildings)]

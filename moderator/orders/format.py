@@ -21,6 +21,7 @@ from ..engine.actions import (
 )
 from ..engine.components import BUILDINGS, GOODS, Role
 from ..engine.defaults import default_action
+from ..engine.events import circles
 from ..engine.game import Game
 from ..engine.roles import mayor
 from .resolve import decision_of
@@ -174,15 +175,7 @@ def describe_mayor(game: Game, seat: int) -> list[str]:
 def _distance(a: PlaceColonists, b: PlaceColonists) -> tuple[int, int]:
     """How far two layouts are apart: colonists placed differently, then the extra
     colonist taken or not (a layout that also keeps it comes first)."""
-
-    def counts(action: PlaceColonists) -> dict[object, int]:
-        layout = action.layout
-        out: dict[object, int] = dict(zip(GOODS, layout.plantations, strict=True))
-        out["quarry"] = layout.quarries
-        out.update(layout.buildings)
-        return out
-
-    ca, cb = counts(a), counts(b)
+    ca, cb = circles(a.layout), circles(b.layout)
     moved = sum(abs(ca.get(k, 0) - cb.get(k, 0)) for k in {*ca, *cb})
     return moved, int(a.extra != b.extra)
 
