@@ -5,6 +5,8 @@ none is an error that says what was read."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from engine.positions import blank, build, face_up, ready
 from orderscorpus import load_position
@@ -24,10 +26,12 @@ from moderator.engine.game import Game
 from moderator.orders import AmbiguousOrder, IllegalOrder, QueuedOrder, check_mail
 from moderator.orders.check import _choose, parse_text
 from moderator.orders.commands import AwayCmd, KeepCmd, KeepItem, SettleCmd, Where
+from moderator.orders.errors import Question
 from moderator.orders.format import legal_orders
 from moderator.orders.parser import Alternative, Parsed, Segment, parse_mail, segments
 from moderator.orders.reading import MENTIONS_TIER, Reading, clauses, readings, slips_of
 from moderator.orders.resolve import decision_of
+from moderator.orders.vocabulary import ENGLISH
 
 CORN, INDIGO, SUGAR, TOBACCO, COFFEE = Good
 
@@ -570,3 +574,54 @@ def test_a_choice_written_undecided_is_asked_back(position: str, wait: str) -> N
         assert report.actions == [] and report.queued == [] and report.errors, report.render()
     asked = check_mail(f"{first} or {second}. {wait}", game, seat)
     assert any(isinstance(e, AmbiguousOrder) for e in asked.errors), asked.render()
+
+
+def test_two_uses_of_the_wharf_in_one_mail_are_asked_back() -> None:
+    """The wharf is used once a phase: two wharf loadings of one mail are two answers,
+    asked back (not a load kept for a turn to come), unless the second takes the first
+    back; a wharf loading and a ship's stay one now and one kept."""
+    game = load_position("load-wharf")
+    seat = game.deciding()[0]
+    wharf = [o for o in legal_orders(game, seat) if o.startswith("wharf ")]
+    for first, second in itertools.permutations(wharf, 2):
+        for join in (". ", "\n", "; "):
+            report = check_mail(f"{first}{join}{second}", game, seat)
+            assert report.actions == [] and report.queued == [], report.render()
+            assert any(isinstance(e, AmbiguousOrder) for e in report.errors), report.render()
+        report = check_mail(f"{first}. No wait, {second}", game, seat)
+        assert [a.meaning for a in report.accepted] == [second], report.render()
+        ship = second.replace("wharf", "ship") + " on 5"
+        report = check_mail(f"{first}. {ship}", game, seat)
+        assert [a.meaning for a in report.accepted if a.action] == [first], report.render()
+        assert len(report.queued) == 1, report.render()
+        # A line not understood that names the wharf may be a second use.
+        report = check_mail(f"{first}.\nand {second.split()[1]} on the wharf, mate!", game, seat)
+        assert report.actions == [] and report.queued == [], report.render()
+        report = check_mail(f"{first}.\nand cheers for the game, mate!", game, seat)
+        assert [a.meaning for a in report.accepted] == [first], report.render()
+
+
+@pytest.mark.parametrize("position", ("settle-hospice", "build-university"))
+def test_any_word_of_no_to_the_colonist_not_understood_stops_the_answer(position: str) -> None:
+    """Every word of the vocabulary that says no (no, don't, pass, without, except...)
+    before the hospice's or university's colonist on a line not understood stops the
+    answer done with the colonist: the negations are the vocabulary's, not a list of
+    their own."""
+    game = load_position(position)
+    seat = game.deciding()[0]
+    order = next(o for o in legal_orders(game, seat) if ", no " in o).split(",")[0]
+    said = (*ENGLISH.term("NO").words, *ENGLISH.term("DONT").words, *ENGLISH.exclusions)
+    said += (*ENGLISH.term("PASS").words, *ENGLISH.term("WITHOUT").words)
+    for no in said:
+        report = check_mail(f"{order}. Frankly I {no} want a worker there, mate!", game, seat)
+        done = [a.meaning for a in report.accepted if a.action]
+        assert all(", no" in m for m in done), (no, report.render())
+
+
+@pytest.mark.parametrize("yes", [*ENGLISH.term("YES").words, *ENGLISH.term("NO").words])
+def test_a_yes_or_no_in_a_question_names_no_order(yes: str) -> None:
+    game = load_position("role")
+    (err,) = check_mail(f"{yes}, trader or captain?", game, 0).errors
+    assert isinstance(err, Question) and err.alternatives == ("role trader", "role captain"), (
+        err.reason
+    )

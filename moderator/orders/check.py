@@ -23,6 +23,7 @@ from .commands import (
     PassCmd,
     RoleCmd,
     ServiceCommand,
+    WharfCmd,
     is_absence,
     is_service,
     target_kind,
@@ -35,7 +36,7 @@ from .questions import question, undecided
 from .queue import DecisionKey, QueuedOrder, decision_key, passed_this_round, role_kinds
 from .reading import MENTIONS_TIER, correction, interjection, phrase
 from .resolve import KIND_NAMES, asked_now, decision_of, or_list, resolve
-from .vocabulary import ENGLISH, Vocabulary, known, suggestions
+from .vocabulary import ENGLISH, Vocabulary, known, negation, not_now, suggestions
 
 _SETTLE = DecisionKind.SETTLE
 # The text of the hacienda's default taken on the way to a settle order.
@@ -255,6 +256,7 @@ def check_mail(
     now_line: int | None = None  # the line that answered (or failed) the current decision
     now_item: Accepted | None = None  # its answer, while no other answer contradicts it
     unpicked: tuple[int, RoleCmd] | None = None  # the role asked now, that failed
+    unread: list[tuple[int | None, str]] = []  # the orders not understood: line, text
     for item in items:
         if isinstance(item, OrderError):
             own = said.get(id(item), item.line)
@@ -262,6 +264,8 @@ def check_mail(
             if not (ignored or _signature(own, item, items, game)):
                 why = _question(item, said, game, seat) or _explained(item, own, game, seat)
                 report.errors.append(why.with_legal(report.legal))
+                if isinstance(why, OrderSyntaxError):
+                    unread.append((item.line_no, own))
             continue
         asked = _question(item, said, game, seat) or _not_for_now(item, game, seat)
         if asked is not None:
@@ -294,15 +298,7 @@ def check_mail(
                 if kind in (None, decision.kind):
                     now_line = seg.line_no
                     action = resolve(game_command, game, seat)
-                    now_item = Accepted(
-                        seg.line_no,
-                        seg.text,
-                        game_command,
-                        action=action,
-                        meaning=format_action(action, game, seat),
-                        reading=reading,
-                        loose=loose,
-                    )
+                    now_item = _answered(seg, game_command, action, game, seat, reading, loose)
                     report.accepted.append(now_item)
                     continue
                 if (
@@ -351,16 +347,7 @@ def check_mail(
                         continue
                     if again is not None and _takes_back(seg):
                         report.accepted.remove(now_item)
-                        now_item = replace(
-                            now_item,
-                            line_no=seg.line_no,
-                            text=seg.text,
-                            command=game_command,
-                            action=again,
-                            meaning=format_action(again, game, seat),
-                            reading=reading,
-                            loose=loose,
-                        )
+                        now_item = _answered(seg, game_command, again, game, seat, reading, loose)
                         now_line = seg.line_no
                         report.accepted.append(now_item)
                         continue
@@ -381,6 +368,22 @@ def check_mail(
                 raise IllegalOrder(
                     f"not used: line {now_line} already answers {KIND_NAMES[decision.kind]}"
                 )
+            wharf = _other_wharf(report, game_command)
+            if wharf is not None:
+                # The wharf is used once a phase: a second use is no load for a turn to
+                # come but another answer, asked back unless it takes the first back.
+                report.accepted.remove(wharf)
+                if not _takes_back(seg):
+                    raise AmbiguousOrder(
+                        f'"{wharf.text}" and "{seg.text}" both use the wharf, which is used '
+                        "once a phase: write one",
+                        alternatives=[wharf.meaning or wharf.reading or wharf.text, seg.text],
+                    )
+                if wharf.action is not None:
+                    action = resolve(game_command, game, seat)
+                    now_item = _answered(seg, game_command, action, game, seat, reading, loose)
+                    report.accepted.append(now_item)
+                    continue
             key = decision_key(game_command, game, seat)
             if key is None:
                 raise IllegalOrder(asked_now(game, seat))
@@ -415,10 +418,57 @@ def check_mail(
     _whole_colonist_order(report, decision)
     _unread_detail(report, decision, now_item)
     _loose_alone(report)
+    _unread_wharf(report, unread)
     if unpicked is not None:
         _without_role(report, *unpicked)
     _complete_turn(report, game, seat, says_hacienda)
     return report
+
+
+def _answered(
+    seg: Segment,
+    command: GameCommand,
+    action: Action,
+    game: Game,
+    seat: int,
+    reading: str,
+    loose: bool,
+) -> Accepted:
+    """The order of ``seg`` done now as ``action``."""
+    meaning = format_action(action, game, seat)
+    return Accepted(seg.line_no, seg.text, command, action, None, meaning, reading, loose)
+
+
+def _other_wharf(report: Report, command: GameCommand) -> Accepted | None:
+    """The mail's other use of the wharf, when ``command`` is one (another good)."""
+    if not isinstance(command, WharfCmd):
+        return None
+    return next((a for a in report.accepted if isinstance(a.command, WharfCmd)), None)
+
+
+@cache
+def _wharf_words(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{'|'.join(map(phrase, vocab.term('WHARF').words))})\b", re.I)
+
+
+def _unread_wharf(report: Report, unread: list[tuple[int | None, str]]) -> None:
+    """The mail's use of the wharf is not done when an order of it that was not
+    understood names the wharf too ("And the tobacco on the wharf too."): it may be a
+    second use, and the wharf is used once a phase."""
+    used = next((a for a in report.accepted if isinstance(a.command, WharfCmd)), None)
+    said = next(((n, t) for n, t in unread if _wharf_words().search(t)), None)
+    if used is None or said is None:
+        return
+    report.accepted.remove(used)
+    report.errors.append(
+        IllegalOrder(
+            f'not done: line {said[0]} ("{said[1].strip()}") was not understood and names '
+            "the wharf, which is used once a phase; write the one you use"
+        )
+        .at(used.text, used.line_no)
+        .with_legal(report.legal)
+    )
+    report.errors.sort(key=lambda e: e.line_no or 0)
 
 
 _WHOLE = (DecisionKind.MAYOR, DecisionKind.STORE)
@@ -468,11 +518,6 @@ def _loose_alone(report: Report) -> None:
     report.errors.sort(key=lambda e: e.line_no or 0)
 
 
-# "next round", "next time", "tomorrow", "in round 5": an order for a time to come.
-_LATER = re.compile(
-    r"\b(?:next\s+(?:round|time|turn|go)|tomorrow|(?:in\s+)?round\s+\d+|later)\b",
-    re.IGNORECASE,
-)
 _VOCATIVE = re.compile(r"^\s*(?:(?:hey|hi|dear|@)\s*)?([\w'-]+)\s*[,:!]", re.IGNORECASE)
 
 
@@ -507,9 +552,6 @@ def _takes_back(seg: Segment) -> bool:
     return _starts_back(seg.text) or _only_back(before)
 
 
-_NEGATED = re.compile(r"\b(?:no|not|don't|dont|skip|without|never|decline|none)\b")
-
-
 @cache
 def _colonist_detail(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     """The words of a hospice's or university's colonist ("hospice", "worker", ...)."""
@@ -530,7 +572,7 @@ def _unread_detail(report: Report, decision: Decision | None, now: Accepted | No
     for err in report.errors:
         said = err.line.lower()
         named = _colonist_detail().search(said)
-        if said != now.text.lower() and named and _NEGATED.search(said):
+        if said != now.text.lower() and named and negation().search(said):
             report.accepted.remove(now)
             report.errors.append(
                 IllegalOrder(
@@ -557,14 +599,14 @@ def _not_for_now(item: Parsed, game: Game, seat: int) -> OrderError | None:
         return IllegalOrder(
             f"this is addressed to {name}: orders are read for your own seat only"
         ).at(seg.line, seg.line_no)
-    later = _LATER.search(seg.text) or (
-        _LATER.search(seg.line[: seg.column]) if ":" in seg.line[: seg.column] else None
+    later = not_now().search(seg.text) or (
+        not_now().search(seg.line[: seg.column]) if ":" in seg.line[: seg.column] else None
     )
     if later is None:
         return None
     decision = decision_of(game, seat)
     now = decision is not None and target_kind(item.command) in (None, decision.kind)
-    if later.group(0).lower() == "later" and not now:
+    if " ".join(later.group(0).lower().split()) in ENGLISH.soon and not now:
         return None
     return IllegalOrder(
         f'"{later.group(0)}": an order is done now, or kept for a later decision of this '

@@ -25,7 +25,7 @@ from functools import cache
 
 from ..engine.actions import DecisionKind
 from ..engine.components import Building, Good, Role
-from .vocabulary import ENGLISH, Vocabulary
+from .vocabulary import ENGLISH, Vocabulary, not_now
 
 # What a word of the table is, for this reading (the table's term names, grouped).
 _CLASSES = {
@@ -562,7 +562,7 @@ def by_mentions(
     words = words_of(text, vocab)
     if words is None:
         return None
-    if kind is not None and any(w.text in vocab.not_now for w in words):
+    if kind is not None and not_now(vocab).search(text):
         return None  # "the quarry next time": not the decision asked now
     ms = mentions_of(words)
     if not ms or any(m.negated for m in ms if m.cls == "yes"):

@@ -77,7 +77,7 @@ def _options(text: str, game: Game, seat: int, vocab: Vocabulary) -> list[str]:
 @cache
 def _answer(vocab: Vocabulary) -> re.Pattern[str]:
     """A word that answers a question ("yes", "no") and is no order of itself."""
-    words = ("yes", "yeah", "yep", *vocab.short_corrections)
+    words = (*vocab.term("YES").words, *vocab.term("NO").words, *vocab.short_corrections)
     return re.compile(rf"(?:{'|'.join(map(re.escape, words))})\W*", re.IGNORECASE)
 
 

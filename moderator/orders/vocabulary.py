@@ -56,8 +56,10 @@ class Vocabulary:
     ``ship_sizes`` name a cargo ship by its rank (0 the smallest, 1 the middle one,
     -1 the largest: "the big boat"), ``ship_room`` words say a number is a ship's
     capacity ("the ship with room for 5"); ``draw_words`` draw the hacienda's tile;
-    ``not_now`` put an order off ("the quarry next time"): not read for the decision
-    asked now. ``step_joints`` tie a role picked now to the first step of its phase on
+    ``not_now`` put an order off ("the quarry next time", "trader tomorrow"), and so
+    does a word of ``rounds`` with its number ("in round 5"): not read for the decision
+    asked now; of them, ``soon`` may mean later in this round (an order for a decision to
+    come is kept anyway). ``step_joints`` tie a role picked now to the first step of its phase on
     one line ("the builder for the factory"), as a comma, "and" or "then" do.
     """
 
@@ -84,6 +86,8 @@ class Vocabulary:
     ship_room: tuple[str, ...] = ()
     draw_words: tuple[str, ...] = ()
     not_now: tuple[str, ...] = ()
+    rounds: tuple[str, ...] = ()
+    soon: tuple[str, ...] = ()
     step_joints: tuple[str, ...] = ()
     verbs: tuple[str, ...] = ("ROLE", "TAKE", "SETTLE", "BUILD", "SELL", "SHIP", "KEEP")
     clause_verbs: tuple[str, ...] = ("REMOVE", "PLACE", "MOVE", "FILL", "LEAVE", "EMPTY")
@@ -335,7 +339,7 @@ ENGLISH = Vocabulary(
         Term("USE", ("use", "using"), "use"),
         Term("WITH", ("with",), "with"),
         Term("WITHOUT", ("without",), "without"),
-        Term("YES", ("yes", "y", "ok", "okay", "yep", "sure"), "yes"),
+        Term("YES", ("yes", "y", "ok", "okay", "yep", "yeah", "sure"), "yes"),
         Term("ON", ("on", "onto", "in", "into", "at", "aboard"), "on"),
         Term("TO", ("to", "->", "=>", "\u2192"), "to"),
         Term("FROM", ("from", "off"), "from"),
@@ -513,12 +517,17 @@ ENGLISH = Vocabulary(
         *_s("doubloon", "coin"),
         *("hidden", "face-down", "random", "blind", "unknown", "facedown"),
     ),
-    exclusions=("instead of", "rather than", "other than", "except", "apart from", "but not"),
+    exclusions=(
+        *("instead of", "rather than", "other than", "except", "apart from", "but not"),
+        "never",
+    ),
     contrasts=("but",),
     ship_sizes=_EN_SHIP_SIZES,
     ship_room=("room", "space", "capacity", "size", "holds", "hold", "holding", "seats"),
     draw_words=(*_s("draw", "flip"), "drawing", "flipping"),
-    not_now=("later", "next"),
+    not_now=("later", "tomorrow", *(f"next {w}" for w in ("round", "time", "turn", "go"))),
+    rounds=("round",),
+    soon=("later",),
     step_joints=("for", "with", "to", "so"),
     clause_leads=("i'd like", "i would like", "i'll have", "i will have", "i want"),
     questions=(
@@ -595,6 +604,24 @@ def suggestions(vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
     parts = {p for t in vocab.terms if t.name != "FILLER" for w in t.words for p in w.split()}
     ignored = set(vocab.fillers) - parts  # ("do" is ignored, and part of "do not")
     return tuple(w for w in words(vocab) if w not in ignored and re.fullmatch(r"[\w' ]+", w))
+
+
+@cache
+def not_now(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    """Words that put an order off to a time to come ("next round", "later", "in round
+    5"): ``not_now``, and a word of ``rounds`` with its number."""
+    words = "|".join(_alternative(w) for w in sorted(vocab.not_now, key=len, reverse=True))
+    rounds = "|".join(_alternative(w) for w in vocab.rounds) or r"(?!)"
+    return re.compile(rf"\b(?:{words or '(?!)'}|(?:in\s+)?(?:{rounds})\s+\d+\b)", re.IGNORECASE)
+
+
+@cache
+def negation(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    """A word that says no ("no", "don't", "without", "skip", "except", "never")."""
+    said = (*vocab.term("NO").words, *vocab.term("DONT").words, *vocab.term("WITHOUT").words)
+    said += (*vocab.term("PASS").words, *vocab.exclusions)
+    words = "|".join(_alternative(w) for w in sorted(set(said), key=len, reverse=True))
+    return re.compile(rf"\b(?:{words})", re.IGNORECASE)
 
 
 def verb_words(vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
@@ -734,6 +761,8 @@ __all__ = [
     "Vocabulary",
     "guide_section",
     "known",
+    "negation",
+    "not_now",
     "suggestions",
     "terminal_pattern",
     "terminals",
