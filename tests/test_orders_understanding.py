@@ -625,3 +625,26 @@ def test_a_yes_or_no_in_a_question_names_no_order(yes: str) -> None:
     assert isinstance(err, Question) and err.alternatives == ("role trader", "role captain"), (
         err.reason
     )
+
+
+@pytest.mark.parametrize("position", ("role", "settle", "build", "trade", "craftsman"))
+def test_undecided_between_orders_is_asked_back_naming_them(position: str) -> None:
+    """Every way the vocabulary has of saying one has not decided, written around a
+    choice between two orders (that does not read as one order), asks back naming both;
+    a decision after the hesitation ("Not sure, but trader") is the order; a hesitation
+    alone is no order and no error."""
+    game, seat, first, second = _two_answers(position)
+    bare = [o.split(" ", 1)[1] if o.startswith(("role ", "take ")) else o for o in (first, second)]
+    for wait in ENGLISH.undecided:
+        for text in (f"{bare[0]} or {bare[1]}, {wait}", f"{wait}: {bare[0]} or {bare[1]}"):
+            report = check_mail(text, game, seat)
+            assert report.actions == [] and report.queued == [], (text, report.render())
+            asked = [e for e in report.errors if isinstance(e, Question)]
+            assert [set(e.alternatives) for e in asked] == [{first, second}], (text, asked)
+        for text in (f"{wait}, but {bare[1]}", f"{wait}. But {second}.", f"{wait}\n{second}"):
+            report = check_mail(text, game, seat)
+            assert [a.meaning for a in report.accepted] == [second], (text, report.render())
+            assert report.errors == [], (text, report.render())
+        # "I was thinking captain but no, trader"
+        report = check_mail(f"{wait} {bare[0]} but no, {bare[1]}", game, seat)
+        assert [a.meaning for a in report.accepted] == [second], report.render()

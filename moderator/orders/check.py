@@ -32,9 +32,9 @@ from .elsewhere import elsewhere
 from .errors import AlreadyDone, AmbiguousOrder, IllegalOrder, OrderError, OrderSyntaxError
 from .format import format_action, legal_orders
 from .parser import Alternative, Parsed, Segment, parse_mail, password, read_mail
-from .questions import question, undecided
+from .questions import hesitation, question, undecided
 from .queue import DecisionKey, QueuedOrder, decision_key, passed_this_round, role_kinds
-from .reading import MENTIONS_TIER, correction, interjection, phrase
+from .reading import MENTIONS_TIER, correction, decided, ends_back, interjection, phrase
 from .resolve import KIND_NAMES, asked_now, decision_of, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary, known, negation, not_now, suggestions
 
@@ -253,6 +253,7 @@ def check_mail(
     items = _merge_lines(parsed)
     commands = [i.command for i in items if isinstance(i, Parsed)]
     says_hacienda = any(isinstance(c, HaciendaCmd) for c in commands)
+    hesitant = undecided(text)
     now_line: int | None = None  # the line that answered (or failed) the current decision
     now_item: Accepted | None = None  # its answer, while no other answer contradicts it
     unpicked: tuple[int, RoleCmd] | None = None  # the role asked now, that failed
@@ -261,13 +262,16 @@ def check_mail(
         if isinstance(item, OrderError):
             own = said.get(id(item), item.line)
             ignored = _courtesy(own) or _heading(own) or interjection(own) or _only_back(own)
+            ignored = ignored or hesitation(own)
             if not (ignored or _signature(own, item, items, game)):
-                why = _question(item, said, game, seat) or _explained(item, own, game, seat)
+                why = _question(item, said, game, seat, hesitant) or _explained(
+                    item, own, game, seat
+                )
                 report.errors.append(why.with_legal(report.legal))
                 if isinstance(why, OrderSyntaxError):
                     unread.append((item.line_no, own))
             continue
-        asked = _question(item, said, game, seat) or _not_for_now(item, game, seat)
+        asked = _question(item, said, game, seat, hesitant) or _not_for_now(item, game, seat)
         if asked is not None:
             report.errors.append(asked.with_legal(report.legal))
             continue
@@ -547,9 +551,9 @@ def _only_back(text: str) -> bool:
 def _takes_back(seg: Segment) -> bool:
     """Whether the order of ``seg`` takes back an earlier one: it starts with a
     taking-back ("No wait, make that indigo") or comes right after one on its line
-    ("ignore that, prospector")."""
+    ("ignore that, prospector", "build harbor but no, build factory")."""
     before = re.split(r"[.;!?]", seg.line[: seg.column - 1])[-1]
-    return _starts_back(seg.text) or _only_back(before)
+    return _starts_back(seg.text) or _only_back(before) or ends_back(before)
 
 
 @cache
@@ -599,7 +603,8 @@ def _not_for_now(item: Parsed, game: Game, seat: int) -> OrderError | None:
         return IllegalOrder(
             f"this is addressed to {name}: orders are read for your own seat only"
         ).at(seg.line, seg.line_no)
-    later = not_now().search(seg.text) or (
+    # (not in the words of a hesitation before the decision: "decide later, but trader")
+    later = not_now().search(seg.text, decided(seg.text) or 0) or (
         not_now().search(seg.line[: seg.column]) if ":" in seg.line[: seg.column] else None
     )
     if later is None:
@@ -615,15 +620,17 @@ def _not_for_now(item: Parsed, game: Game, seat: int) -> OrderError | None:
 
 
 def _question(
-    item: Parsed | OrderError, said: dict[int, str], game: Game, seat: int
+    item: Parsed | OrderError, said: dict[int, str], game: Game, seat: int, hesitant: bool
 ) -> OrderError | None:
     """The order of ``item`` if it is a question (questions.question), placed in its
-    line: asked back, never done."""
+    line: asked back, never done. ``hesitant``: the mail says its writer has not decided
+    (questions.undecided): a choice between orders is then a question too."""
     if isinstance(item, Parsed):
         seg = item.segment
-        asked = question(seg.text, game, seat, hesitant=undecided(seg.line))
+        asked = question(seg.text, game, seat, hesitant=hesitant)
         return None if asked is None else asked.at(seg.line, seg.line_no)
-    asked = question(said.get(id(item), item.line), game, seat, unread=True)
+    own = said.get(id(item), item.line)
+    asked = question(own, game, seat, unread=True, hesitant=hesitant)
     return None if asked is None else asked.at(item.line, item.line_no)
 
 

@@ -15,7 +15,7 @@ from .commands import Command, GameCommand, RoleCmd, is_absence, is_service, tar
 from .errors import OrderError, Question
 from .format import format_action
 from .parser import Parsed, parse_mail
-from .reading import has_verb, phrase
+from .reading import decided, has_verb, phrase, says_something
 from .resolve import decision_of, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary
 
@@ -33,10 +33,20 @@ def _lead(vocab: Vocabulary) -> re.Pattern[str]:
 
 
 @cache
-def _between(vocab: Vocabulary) -> re.Pattern[str]:
-    """Where the options of a question part: a comma, "or" and its like, a "?"."""
-    ors = "|".join(phrase(w) for w in vocab.term("_OR").words)
+def _between(vocab: Vocabulary, joined: bool = False) -> re.Pattern[str]:
+    """Where the options of a question part: a comma, "or" and its like, a "?"; and
+    "and" in a choice headed by ``between`` ("torn between X and Y")."""
+    words = (*vocab.term("_OR").words, *(vocab.term("_AND").words if joined else ()))
+    ors = "|".join(phrase(w) for w in words)
     return re.compile(rf"\s*(?:[,?;]|\b(?:{ors})\b)\s*", re.IGNORECASE)
+
+
+@cache
+def _choice(vocab: Vocabulary, heading: bool = False) -> re.Pattern[str]:
+    """A choice between orders: "or" and its like, or a word that heads one ("between");
+    ``heading``: only the latter."""
+    words = (*(() if heading else vocab.term("_OR").words), *vocab.choices)
+    return re.compile(rf"\b(?:{'|'.join(map(phrase, words)) or '(?!)'})\b", re.IGNORECASE)
 
 
 def _options(text: str, game: Game, seat: int, vocab: Vocabulary) -> list[str]:
@@ -46,8 +56,10 @@ def _options(text: str, game: Game, seat: int, vocab: Vocabulary) -> list[str]:
     "no" alone answers the question; it names no order."""
     decision = decision_of(game, seat)
     kind = None if decision is None else decision.kind
-    body = _lead(vocab).sub(" ", text, count=1)
-    parts = [p for p in _between(vocab).split(body) if p and p.strip()]
+    # Neither the question's first words nor words of not having decided are options.
+    body = _undecided(vocab).sub(" ", _lead(vocab).sub(" ", text, count=1))
+    joined = _choice(vocab, heading=True).search(text) is not None
+    parts = [p for p in _between(vocab, joined).split(body) if p and p.strip()]
     verb = ""
     out: list[str] = []
     seen: list[Command] = []
@@ -116,9 +128,20 @@ def _undecided(vocab: Vocabulary) -> re.Pattern[str]:
     return re.compile(rf"\b(?:{words})\b", re.IGNORECASE)
 
 
-def undecided(line: str, vocab: Vocabulary = ENGLISH) -> bool:
-    """Whether ``line`` says its writer has not decided yet ("Let me think")."""
-    return _undecided(vocab).search(line) is not None
+def undecided(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether a line of ``text`` says its writer has not decided yet ("Let me think"),
+    and no decision follows ("Not sure, but trader" is decided)."""
+    return any(
+        _undecided(vocab).search(line) is not None and decided(line, vocab) is None
+        for line in text.splitlines()
+    )
+
+
+def hesitation(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` only says its writer has not decided ("Not sure yet, will write
+    again."): it names nothing of an order, and is no order."""
+    found = _undecided(vocab).search(text) is not None
+    return found and not says_something(_undecided(vocab).sub(" ", text), vocab)
 
 
 def question(
@@ -138,8 +161,7 @@ def question(
     led = _lead(vocab).match(text) is not None
     # Undecided, a choice is a question ("trader or mayor. Let me think"); a list
     # without "or" ("not sure about it: 1 on corn, 1 on sugar") stays an order.
-    ors = "|".join(phrase(w) for w in vocab.term("_OR").words)
-    hesitant = hesitant and re.search(rf"\b(?:{ors})\b", text, re.IGNORECASE) is not None
+    hesitant = hesitant and _choice(vocab).search(text) is not None
     if not (led or hesitant or _ASKS.search(text) or (unread and "?" in text)):
         return None
     options = _options(text, game, seat, vocab)
@@ -160,4 +182,4 @@ def question(
     return None
 
 
-__all__ = ["question", "undecided"]
+__all__ = ["hesitation", "question", "undecided"]

@@ -66,8 +66,9 @@ def _clause_break(vocab: Vocabulary) -> re.Pattern[str]:
     # A sentence's end (unless the next takes it back: "captain. Actually trader"), or
     # a comma, "and" or "then" before a verb ("..., add 1 to hut") or before the words
     # a new request starts with ("..., and I'd like the coffee plantation").
+    # (nor before a contrast: "Not sure. But trader" is one order, the decision)
     takeback = "|".join(
-        [rf"{phrase(m)}\b" for m in vocab.corrections]
+        [rf"{phrase(m)}\b" for m in (*vocab.corrections, *vocab.contrasts)]
         + [rf"{phrase(m)}\s*[,!:\-\u2013\u2014]" for m in vocab.short_corrections]
     )
     leads = "|".join(phrase(lead) for lead in vocab.clause_leads) or r"(?!)"
@@ -143,6 +144,24 @@ def correction(text: str, vocab: Vocabulary = ENGLISH) -> int | None:
     if m is not None:
         return m.end()
     return 0 if _INSTEAD.search(text) else None
+
+
+@cache
+def _decided(vocab: Vocabulary) -> re.Pattern[str]:
+    """A hesitation, then a contrast before the decision ("Not sure, but trader")."""
+    waver = "|".join(map(phrase, vocab.undecided)) or r"(?!)"
+    but = "|".join(map(phrase, vocab.contrasts)) or r"(?!)"
+    return re.compile(
+        rf"^.*\b(?:{waver})\b.*?\b(?:{but})\b[\s,;:!.\-\u2013\u2014]*(?=\w)", re.IGNORECASE
+    )
+
+
+def decided(text: str, vocab: Vocabulary = ENGLISH) -> int | None:
+    """Where the decision after a hesitation begins ("Not sure, but trader": at
+    "trader"; "I was thinking captain but no, trader": at "no"); None when ``text``
+    says no hesitation, or none with a decision after it."""
+    m = _decided(vocab).match(text.translate(_APOSTROPHES))
+    return None if m is None else m.end()
 
 
 def interjection(text: str) -> bool:
@@ -226,8 +245,17 @@ def _correction(vocab: Vocabulary) -> re.Pattern[str]:
         rf"(?:(?:{alternatives(vocab.corrections)})\b[\s,!:\-\u2013\u2014]*"
         rf"|(?:{alternatives(vocab.short_corrections)})\s*[,!:\-\u2013\u2014]+\s*)"
     )
-    # The last correction counts; markers may follow one another ("sorry, I mean").
-    return re.compile(rf"\w.*[?!.,;:\-\u2013\u2014]\s*{marker}+", re.IGNORECASE)
+    # The last correction counts; markers may follow one another ("sorry, I mean"), and
+    # come after punctuation or a contrast ("captain but no, trader").
+    but = "|".join(map(phrase, vocab.contrasts)) or r"(?!)"
+    return re.compile(rf"\w.*(?:[?!.,;:\-\u2013\u2014]|\b(?:{but})\b)\s*{marker}+", re.IGNORECASE)
+
+
+def ends_back(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` ends with a taking-back of what came before it ("build harbor
+    but no,"): the order after it takes that back."""
+    m = _correction(vocab).search(text.translate(_APOSTROPHES))
+    return m is not None and not text[m.end() :].strip()
 
 
 @cache
@@ -261,7 +289,8 @@ def _naming_words(vocab: Vocabulary) -> frozenset[str]:
     return frozenset(w for t in vocab.terms for w in t.words for w in w.split()) - idle
 
 
-def _says_something(text: str, vocab: Vocabulary) -> bool:
+def says_something(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` has a word that names something of an order (not a filler)."""
     return any(m.group(0).lower() in _naming_words(vocab) for m in _WORD.finditer(text))
 
 
@@ -277,7 +306,11 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
     """The other ways to read an order that does not parse as written, for the decision
     of ``kind`` the player is asked now (None: none): as a bare answer to it ("sugar"
     -> "take sugar"), with a one-letter slip corrected ("suger" -> "sugar"), or both."""
-    base = _LEAD.sub(_blank, normalise(text, vocab))
+    base = normalise(text, vocab)
+    # A decision after a hesitation ("Not sure, but trader"): the order is what follows
+    # (read on, as "I was thinking captain but no, trader" takes back).
+    base = " " * (decided(text, vocab) or 0) + base[decided(text, vocab) or 0 :]
+    base = _LEAD.sub(_blank, base)
     base = _INTERJECTION.sub(_blank, base)
     # When the order is for goes without saying: its kind says it ("Later, when someone
     # takes the captain: ship sugar on the 5"; "At the end of the captain phase keep ...").
@@ -288,7 +321,7 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
         # A bare answer gets the verb. An order whose generic verb ("put", "take") does
         # not fit the decision gets the decision's ("put my corn on the 5 ship" while
         # loading); other verbs (remove, sell, ...) are never changed.
-        if verb is None or not _says_something(t, vocab):
+        if verb is None or not says_something(t, vocab):
             # Nothing to answer with: politeness alone, or a letter signing the mail
             # ("-- A"), is no order; an article or a number alone names nothing.
             return None
@@ -345,10 +378,13 @@ __all__ = [
     "Reading",
     "clauses",
     "correction",
+    "decided",
+    "ends_back",
     "has_verb",
     "interjection",
     "normalise",
     "phrase",
     "readings",
+    "says_something",
     "slips_of",
 ]

@@ -96,6 +96,8 @@ class Vocabulary:
     # Words of a player who has not decided yet ("trader or mayor. Let me think"): a
     # choice between orders on their line is asked back, not read as a preference list.
     undecided: tuple[str, ...] = ()
+    # Words that head a choice whose options "and" joins ("torn between X and Y").
+    choices: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -538,7 +540,15 @@ ENGLISH = Vocabulary(
         *("let me think", "get back to you", "not sure", "undecided", "can't decide"),
         *("cannot decide", "haven't decided", "have not decided", "still deciding"),
         *("decide later", "i'll decide", "thinking about it", "will confirm", "tbc"),
+        *("unsure", "no idea", "dunno", "don't know", "do not know", "not decided"),
+        *("torn between", "can't choose", "cannot choose", "on the fence", "in two minds"),
+        *("either is fine", "either way", "either one", "up to you", "you choose"),
+        *("you decide", "your call", "don't mind", "i was thinking", "was going to"),
+        *("thought about", "was tempted", "not certain", "hesitating", "wavering"),
+        *("either works", "both are fine", "both fine", "doesn't matter", "does not matter"),
+        *("whichever you like", "whichever you prefer"),
     ),
+    choices=("between",),
     plain=(
         "some",
         "more",
@@ -723,6 +733,11 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"is done: one that starts with {codes(vocab.questions)}, or ends with a question "
         "mark and names two orders or more (`Trader? Or captain?`). A preference list "
         "written as an order (`role captain, trader or builder`) is an order."
+    )
+    lines.append(
+        f"A choice between orders (`or`, or {codes(vocab.choices)} with `and`) is asked back too "
+        f"in a mail that says you have not decided: {codes(vocab.undecided)}. A decision after "
+        f"that and {codes(vocab.contrasts)} is the order (`Not sure, but trader`)."
     )
     lines.append(
         "A word with one letter wrong, added, missing or two letters swapped is read as "
