@@ -34,7 +34,16 @@ from .format import format_action, legal_orders
 from .parser import Alternative, Parsed, Segment, parse_mail, password, read_mail
 from .questions import hesitation, question, undecided
 from .queue import DecisionKey, QueuedOrder, decision_key, passed_this_round, role_kinds
-from .reading import MENTIONS_TIER, correction, decided, ends_back, interjection, phrase
+from .reading import (
+    MENTIONS_TIER,
+    condition,
+    correction,
+    decided,
+    ends_back,
+    interjection,
+    names_nothing,
+    phrase,
+)
 from .resolve import KIND_NAMES, asked_now, decision_of, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary, known, negation, not_now, suggestions
 
@@ -162,6 +171,36 @@ def _merge_lines(items: list[Parsed | OrderError]) -> list[Parsed | OrderError]:
     return out
 
 
+def _conditioned(
+    items: list[Parsed | OrderError], said: dict[int, str], own: frozenset[str]
+) -> list[Parsed | OrderError]:
+    """A condition on a phase before an order on its line ("if there's a trader phase,
+    sell corn") is no order: it says when the order is for. An order of another phase
+    after it is not read ("once the captain comes, sell corn": which is meant?)."""
+    out: list[Parsed | OrderError] = []
+    for i, item in enumerate(items):
+        after = items[i + 1] if i + 1 < len(items) else None
+        if not isinstance(item, OrderError) or not isinstance(after, Parsed):
+            out.append(item)
+            continue
+        roles = condition(said.get(id(item), ""), own=own)
+        if roles is None or after.segment.line_no != item.line_no:
+            out.append(item)
+            continue
+        if isinstance(after.command, RoleCmd):
+            # "if the captain is gone, I'll take the settler": on the role, not its phase
+            out.append(item)
+            continue
+        kinds = {k for role in roles for k in role_kinds(role)}
+        if target_kind(after.command) not in kinds:
+            names = " or the ".join(sorted(r.label for r in roles))
+            why = IllegalOrder(
+                f"this is said to be for the {names} phase, but it is no order of it"
+            )
+            items[i + 1] = why.at(after.segment.line, after.segment.line_no)
+    return out
+
+
 def _merged(a: Command, b: MayorCmd | KeepCmd) -> Command:
     if isinstance(a, MayorCmd) and isinstance(b, MayorCmd):
         return a.merged(b)
@@ -243,14 +282,14 @@ def check_mail(
     report = Report(seat, password=password(text))
     report.legal = legal_orders(game, seat)
     decision = decision_of(game, seat)
-    read = read_mail(text, None if decision is None else decision.kind)
+    read = read_mail(text, None if decision is None else decision.kind, _own_names(game, seat))
     parsed = [item for _, item in read]
     # The order each error is for, to tell a greeting or a signature that shares a line
     # with an order ("Thanks, Anna").
     said = {id(i): seg.text for seg, i in read}
     if parsed and isinstance(parsed[-1], Parsed) and _signed(parsed[-1], parsed):
         parsed = parsed[:-1]
-    items = _merge_lines(parsed)
+    items = _conditioned(_merge_lines(parsed), said, _own_names(game, seat))
     commands = [i.command for i in items if isinstance(i, Parsed)]
     says_hacienda = any(isinstance(c, HaciendaCmd) for c in commands)
     hesitant = undecided(text)
@@ -262,7 +301,7 @@ def check_mail(
         if isinstance(item, OrderError):
             own = said.get(id(item), item.line)
             ignored = _courtesy(own) or _heading(own) or interjection(own) or _only_back(own)
-            ignored = ignored or hesitation(own)
+            ignored = ignored or hesitation(own) or _chat(own, item, items, game, seat)
             if not (ignored or _signature(own, item, items, game)):
                 why = _question(item, said, game, seat, hesitant) or _explained(
                     item, own, game, seat
@@ -603,6 +642,13 @@ def _not_for_now(item: Parsed, game: Game, seat: int) -> OrderError | None:
         return IllegalOrder(
             f"this is addressed to {name}: orders are read for your own seat only"
         ).at(seg.line, seg.line_no)
+    named = _other_player(seg.text, game, seat)
+    if named is not None:
+        # "Morning Chris - sell tobacco": for him, about him? Never read for the writer.
+        return IllegalOrder(
+            f"this names {named}: orders are read for your own seat only; write yours "
+            "without another player's name"
+        ).at(seg.line, seg.line_no)
     # (not in the words of a hesitation before the decision: "decide later, but trader")
     later = not_now().search(seg.text, decided(seg.text) or 0) or (
         not_now().search(seg.line[: seg.column]) if ":" in seg.line[: seg.column] else None
@@ -617,6 +663,44 @@ def _not_for_now(item: Parsed, game: Game, seat: int) -> OrderError | None:
         f'"{later.group(0)}": an order is done now, or kept for a later decision of this '
         "round; send it again when that turn comes"
     ).at(seg.line, seg.line_no)
+
+
+def _own_names(game: Game, seat: int) -> frozenset[str]:
+    """The writer's names, lower case (his name and its first word): "Anna: role
+    settler", "Bob here, sell tobacco" name him, whose orders they are anyway."""
+    name = game.state.players[seat].name.lower()
+    return frozenset({name, name.split()[0]}) - known()
+
+
+def _other_player(text: str, game: Game, seat: int) -> str | None:
+    """The name of another player ``text`` holds (his name or its first word), unless
+    that is an order word."""
+    for i, p in enumerate(game.state.players):
+        if i == seat:
+            continue
+        for name in {p.name, p.name.split()[0]}:
+            if name.lower() in known():
+                continue
+            if re.search(rf"(?<![\w'-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):
+                return p.name
+    return None
+
+
+def _chat(
+    text: str, err: OrderError, items: list[Parsed | OrderError], game: Game, seat: int
+) -> bool:
+    """A line of chat in a mail with an order: it names nothing of the game, nor another
+    player ("Chris here.", "Sorry, long week."), and after an order nothing that may
+    take it back: no order, and nothing to say about it. (Alone in a mail it is
+    answered: the writer may have meant an order.)"""
+    at = items.index(err)
+    return (
+        any(isinstance(i, Parsed) for i in items)
+        and names_nothing(
+            text, any(isinstance(i, Parsed) for i in items[:at]), own=_own_names(game, seat)
+        )
+        and _other_player(text, game, seat) is None
+    )
 
 
 def _question(

@@ -58,7 +58,8 @@ from .commands import (
     target_kind,
 )
 from .errors import OrderError, OrderSyntaxError
-from .reading import MENTIONS_TIER, Reading, clauses, has_verb, normalise, readings
+from .queue import role_kinds
+from .reading import MENTIONS_TIER, Reading, clauses, has_verb, normalise, phase_named, readings
 from .vocabulary import ENGLISH, Vocabulary, suggestions, terminals
 
 GRAMMAR_NAME = "orders.lark"
@@ -971,7 +972,7 @@ class Segment:
 _PASSWORD = re.compile(r"^\s*password\b", re.IGNORECASE)
 
 
-def segments(text: str) -> Iterator[Segment]:
+def segments(text: str, own: frozenset[str] = frozenset()) -> Iterator[Segment]:
     """Split a mail body into orders: a line each, separated by ";", or cut where a
     sentence ends or a comma, "and" or "then" comes before a verb (reading.clauses).
     Blank lines, "#" comments and password lines (read by the service) are skipped."""
@@ -983,7 +984,7 @@ def segments(text: str) -> Iterator[Segment]:
             continue
         start = 0
         for part in body.split(";"):
-            for at, clause in clauses(part):
+            for at, clause in clauses(part, own=own):
                 yield Segment(line_no, line, start + at + 1, clause)
             start += len(part) + 1
 
@@ -1035,16 +1036,16 @@ def parse_mail(text: str, kind: DecisionKind | None = None) -> list[Parsed | Ord
 
 
 def read_mail(
-    text: str, kind: DecisionKind | None = None
+    text: str, kind: DecisionKind | None = None, own: frozenset[str] = frozenset()
 ) -> list[tuple[Segment, Parsed | OrderError]]:
     """parse_mail's orders, each with the segment of the mail it was read from. A role
     or the hacienda with the first step it leads to behind a colon, comma, dash, "and",
     "then" ("Mayor: 2 on coffee roaster, 1 on university", "settler - sugar",
     "Hacienda, then the quarry") is two orders (_two_steps)."""
     out: list[tuple[Segment, Parsed | OrderError]] = []
-    for seg in segments(text):
-        item = _parse_segment(seg, kind)
-        split = _two_steps(seg, kind) if isinstance(item, OrderError) else None
+    for seg in segments(text, own):
+        item = _parse_segment(seg, kind, own)
+        split = _two_steps(seg, kind, own) if isinstance(item, OrderError) else None
         for part, parsed in split or [(seg, item)]:
             out.append((part, parsed))
             if isinstance(parsed, Parsed):
@@ -1065,7 +1066,7 @@ def colonist_order(text: str) -> MayorCmd | None:
     return command if isinstance(command, MayorCmd) else None
 
 
-def _colonists_read(seg: Segment, otherwise: bool) -> Parsed | None:
+def _colonists_read(seg: Segment, otherwise: bool, own: frozenset[str]) -> Parsed | None:
     """A segment as a colonist order of the mayor phase: as written, or (``otherwise``:
     it is no other order as written) with a slip corrected or a leading "OK,"/"then"
     dropped; several such readings are left to the game to choose among."""
@@ -1075,10 +1076,12 @@ def _colonists_read(seg: Segment, otherwise: bool) -> Parsed | None:
     if not otherwise:
         return None
     found: list[Alternative] = []
-    for reading in readings(seg.text, DecisionKind.MAYOR):
+    for reading in readings(seg.text, DecisionKind.MAYOR, own=own):
         if reading.tier not in (0, 2):
             continue  # (the verb-completed ones are read as written by the grammar)
         command = colonist_order(reading.text)
+        if command is not None and not _in_phase(reading, command):
+            continue
         if command is not None and all(a.command != command for a in found):
             found.append(Alternative(reading, command))
     if not found:
@@ -1106,7 +1109,7 @@ def _part(seg: Segment, start: int, end: int) -> Segment:
 
 
 def _two_steps(
-    seg: Segment, kind: DecisionKind | None
+    seg: Segment, kind: DecisionKind | None, own: frozenset[str] = frozenset()
 ) -> list[tuple[Segment, Parsed | OrderError]] | None:
     """The segment as two orders: the first a role or the hacienda read on its own, the
     second for the decision it leads to, read as an order of that decision and no
@@ -1121,7 +1124,7 @@ def _two_steps(
         if m.start() == 0 or m.end() >= len(seg.text.rstrip()):
             continue
         first, second = _part(seg, 0, m.start()), _part(seg, m.end(), len(seg.text))
-        head = _parse_segment(first, kind)
+        head = _parse_segment(first, kind, own)
         if not isinstance(head, Parsed) or len(head.alternatives) > 1:
             continue
         if not isinstance(head.command, RoleCmd | HaciendaCmd):
@@ -1131,7 +1134,7 @@ def _two_steps(
         then = _leads_to(head.command, kind)
         if then is None or then is kind:
             continue
-        step = _parse_segment(second, then)
+        step = _parse_segment(second, then, own)
         if not isinstance(step, Parsed):
             continue
         if isinstance(step.command, PassCmd) and step.command.kind is None:
@@ -1201,14 +1204,32 @@ def _leads_to(command: Command, kind: DecisionKind | None) -> DecisionKind | Non
     return kind
 
 
-def _parse_segment(seg: Segment, kind: DecisionKind | None) -> Parsed | OrderError:
+def _in_phase(reading: Reading, command: Command) -> bool:
+    """Whether ``command`` is for the phase the words before it named, if any ("when the
+    captain comes: keep sugar"; not "when the captain comes: sell sugar")."""
+    if not reading.phase:
+        return True
+    kinds = {k for role in reading.phase for k in role_kinds(role)}
+    return target_kind(command) in kinds
+
+
+def _parse_segment(
+    seg: Segment, kind: DecisionKind | None, own: frozenset[str] = frozenset()
+) -> Parsed | OrderError:
     literal: Command | None = None
     try:
         literal = parse_order(seg.text)
     except OrderError as err:
         error = err.at(seg.line, seg.line_no, seg.column - 1)
+    phase = phase_named(seg.text)
+    if literal is not None and not _in_phase(Reading(seg.text, 0, phase=phase), literal):
+        # "When the captain comes: sell tobacco": which of the two is meant?
+        roles = " or the ".join(sorted(r.label for r in phase))
+        why = f"this is said to be for the {roles} phase, but it is no order of it"
+        error = OrderSyntaxError(why).at(seg.line, seg.line_no)
+        literal = None
     if kind is DecisionKind.MAYOR and not isinstance(literal, MayorCmd):
-        colonists = _colonists_read(seg, literal is None)
+        colonists = _colonists_read(seg, literal is None, own)
         if colonists is not None:
             return colonists
     if literal is not None:
@@ -1217,13 +1238,15 @@ def _parse_segment(seg: Segment, kind: DecisionKind | None) -> Parsed | OrderErr
             return Parsed(seg, literal)
     found: list[Alternative] = []
     if len(seg.text) <= MAX_ORDER_LENGTH:
-        for reading in readings(seg.text, kind):
+        for reading in readings(seg.text, kind, own=own):
             if literal is not None and reading.tier != 1:
                 continue  # a bare word read as an answer, or else as written
             try:
                 command = parse_order(reading.text)
             except OrderError:
                 continue
+            if not _in_phase(reading, command):
+                continue  # "when the trader comes: ..." and no sale
             if all(a.command != command for a in found):
                 tier = 0 if literal is not None else reading.tier
                 found.append(Alternative(replace(reading, tier=tier), command))

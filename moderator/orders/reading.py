@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from functools import cache
 
 from ..engine.actions import DecisionKind
+from ..engine.components import Role
+from .commands import ROLE_DECISION
 from .mentions import by_mentions
 from .vocabulary import ENGLISH, Term, Vocabulary, known, suggestions, verb_words
 
@@ -80,13 +83,23 @@ def _clause_break(vocab: Vocabulary) -> re.Pattern[str]:
     )
 
 
-def clauses(text: str, vocab: Vocabulary = ENGLISH) -> list[tuple[int, str]]:
+def clauses(
+    text: str, vocab: Vocabulary = ENGLISH, own: frozenset[str] = frozenset()
+) -> list[tuple[int, str]]:
     """The orders of one piece of a line, each with its offset: split at a sentence's
-    end and where a comma, "and" or "then" comes before a verb."""
+    end and where a comma, "and" or "then" comes before a verb. ``own``: the writer's
+    names (lead_in)."""
     readable = text.translate(_APOSTROPHES)
     out: list[tuple[int, str]] = []
     start = 0
+    # (not within the writer's words before the order that name nothing: "in case I'm
+    # asleep, sell corn"; a sentence's end still ends them. A condition on a role may be
+    # on its being taken, not its phase: "if the captain is gone, I'll take the settler")
+    lead = lead_in(readable, vocab, own=own)
     for m in _clause_break(vocab).finditer(readable):
+        ends = readable[: m.start()].rstrip()[-1:] in (".", "!")
+        if lead is not None and not lead.roles and m.start() < lead.end and not ends:
+            continue
         if m.start() > start:
             out.append((start, text[start : m.start()]))
         start = m.end()
@@ -104,18 +117,34 @@ class Reading:
     without a leading "and"/"then" (0), a bare answer completed by the decision asked
     (1), a slip corrected (2), both (3), by what it names (4, mentions.py); the first
     tier with a legal reading is taken. ``named``: the readings of the tier are things
-    the player named, several of one kind: asked back, legal or not."""
+    the player named, several of one kind: asked back, legal or not. ``phase``: the
+    roles the writer's words before it say it is for ("when the trader comes:"): only
+    an order of their phases is read so."""
 
     text: str
     tier: int
     named: bool = False
+    phase: frozenset[Role] = frozenset()  # the roles whose phase it is said to be for
 
 
 _LABEL = re.compile(r"^\s*([a-z]+(?:\s+[a-z]+)?)\s*[:\-\u2013\u2014]", re.IGNORECASE)
-# "OK, I'll be trader", "Hmm, let me take the trader": a word that starts the reply.
-_INTERJECTIONS = r"(?:ok|okay|hmm+|well|so|right|alright|sure|yes|yeah)"
-_INTERJECTION = re.compile(rf"^\s*{_INTERJECTIONS}\b[\s,!.:]+(?=\w)", re.IGNORECASE)
-_INTERJECTION_ALONE = re.compile(rf"^\s*{_INTERJECTIONS}[\s,!.:]*$", re.IGNORECASE)
+
+
+@cache
+def _interjections(vocab: Vocabulary) -> str:
+    return "(?:" + "|".join(map(phrase, sorted(vocab.interjections, key=len, reverse=True))) + ")"
+
+
+@cache
+def _interjection(vocab: Vocabulary) -> re.Pattern[str]:
+    """Words that start the reply ("OK, I'll be trader", "ok so settler", "Hmm, let me
+    take the trader")."""
+    return re.compile(rf"^\s*(?:{_interjections(vocab)}\b[\s,!.:]+)+(?=\w)", re.IGNORECASE)
+
+
+@cache
+def _interjection_alone(vocab: Vocabulary) -> re.Pattern[str]:
+    return re.compile(rf"^\s*(?:{_interjections(vocab)}\b[\s,!.:]*)+$", re.IGNORECASE)
 
 
 @cache
@@ -128,7 +157,7 @@ def _correction_start(vocab: Vocabulary) -> re.Pattern[str]:
     # ("no - harbor", "no wait, indigo"), never "no hospice".
     punct = r"[,!.:\-\u2013\u2014]"
     marker = rf"(?:(?:{long_})\b|(?:{short})\b(?:\s*{punct}|\s+(?=(?:{short}|{long_})\b)))"
-    lead = rf"(?:(?:{_INTERJECTIONS}|oh|ah+|um+|uh+|er+)\b[\s,!.:\-\u2013\u2014]*)*"
+    lead = rf"(?:(?:{_interjections(vocab)}|oh|ah+|um+|uh+|er+)\b[\s,!.:\-\u2013\u2014]*)*"
     return re.compile(rf"^\s*{lead}(?:{marker}[\s,!.:\-\u2013\u2014]*)+", re.IGNORECASE)
 
 
@@ -164,10 +193,10 @@ def decided(text: str, vocab: Vocabulary = ENGLISH) -> int | None:
     return None if m is None else m.end()
 
 
-def interjection(text: str) -> bool:
-    """Whether ``text`` is only a word that starts a reply ("OK,", "Hmm"): cut off the
-    order after it ("OK, I'll take the settler"), it is no order."""
-    return _INTERJECTION_ALONE.match(text) is not None
+def interjection(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` is only words that start a reply ("OK,", "Hmm", "ok so"): cut off
+    the order after them ("OK, I'll take the settler"), they are no order."""
+    return _interjection_alone(vocab).match(text) is not None
 
 
 _LEAD = re.compile(r"^[\s,]*(?:(?:and|then|also)\b[\s,]*)+", re.IGNORECASE)
@@ -266,15 +295,249 @@ def _heading(vocab: Vocabulary) -> frozenset[str]:
     return frozenset(verb_words(vocab)) | {w for n in names for w in vocab.term(n).words}
 
 
+# -- the writer's own words before an order ------------------------------------------
+
+# Terms whose words name nothing of the game: fillers, articles, the words that join,
+# turns and the calendar ("busy week").
+_IDLE_TERMS = (
+    *("FILLER", "ART", "ON", "TO", "FROM", "WITH", "_AND", "_THEN", "TURN"),
+    *("PERIOD", "WEEKDAY", "MONTH"),
+)
+# Terms that may be named in a condition on the time of an order ("when someone takes the
+# captain role:"): the role, whose phase the order must be for.
+_ROLE_TERMS = ("ROLE_NAME", "MAYOR", "PROSPECTOR")
+_PICK_TERMS = ("TAKE", "ROLE")
+_ABSENCE_TERMS = ("AWAY", "BACK", "UNTIL")
+# The fillers that say the writer himself does what follows ("I'll take ...").
+_FIRST_PERSON = frozenset({"i", "i'll", "i'd", "i'm", "we", "let's", "will", "shall", "then"})
+_LEAD_TOKEN = re.compile(r"\d+|[a-z]+(?:['\-][a-z]+)*", re.IGNORECASE)
+# Where the writer's words may end and the order begin: a colon, a comma, a sentence's
+# end, a dash between blanks ("Morning all - builder").
+_LEAD_END = re.compile(r"\s*(?:[:,.!;]|\s[\-\u2013\u2014]+|[\u2013\u2014])[\s:,.!;\-\u2013\u2014]*")
+_MAX_LEAD_WORDS = 12  # words in one piece of them at the most
+
+
+def _phrases(items: Iterable[str]) -> frozenset[tuple[str, ...]]:
+    return frozenset(tuple(p.lower().split()) for p in items)
+
+
 @cache
-def _when(vocab: Vocabulary) -> re.Pattern[str]:
-    verbs = "|".join(sorted(map(re.escape, verb_words(vocab)), key=len, reverse=True))
-    return re.compile(
-        r"^\s*(?:later\b[\s,]*)?(?:when|once|after|during|(?:at|for|by)\s+the\s+end\s+of"
-        r"|later|(?:just\s+)?in\s+case)\b"
-        rf"(?:[^:,;]*?[:,]|.*(?=\b(?:i'll\s+|i\s+will\s+)?(?:{verbs})\b))\s*",
-        re.IGNORECASE,
-    )
+def _bearing(vocab: Vocabulary) -> frozenset[tuple[str, ...]]:
+    """The phrases that bear on an order: every word of the table but the idle ones, and
+    the words that hesitate, ask, exclude or turn a condition round. (Those that take
+    back are for the mail's order checks to see: "Sorry, I meant: trader".)"""
+    words = [w for t in vocab.terms if t.name not in _IDLE_TERMS for w in t.words]
+    words += [*vocab.undecided, *vocab.questions, *vocab.exclusions, *vocab.negations]
+    return _phrases([*words, *vocab.role_verbs])
+
+
+@cache
+def _taking_back(vocab: Vocabulary) -> re.Pattern[str]:
+    words = (*vocab.corrections, *vocab.short_corrections, *vocab.negations)
+    return re.compile(rf"\b(?:{'|'.join(map(phrase, words))})\b", re.IGNORECASE)
+
+
+# Terms that name a thing of the game: a word one letter from one of theirs is taken for
+# it ("Setler:"), not a verb's ("busy", "sending") nor another's ("note").
+_THING_TERMS = (
+    *("ROLE_NAME", "MAYOR", "PROSPECTOR", "PLANTATION", "QUARRY", "GOOD", "HACIENDA"),
+    *("HOSPICE", "UNIVERSITY", "WHARF", "WAREHOUSE", "BWORD", "WINDROSE", "EXTRA"),
+    *("BARREL", "COLONIST", "SAN_JUAN"),
+)
+
+
+@cache
+def _things(vocab: Vocabulary) -> frozenset[str]:
+    """The words a slip may be of and still name a thing."""
+    return frozenset(w for n in _THING_TERMS for w in vocab.term(n).words)
+
+
+@dataclass(frozen=True, slots=True)
+class Lead:
+    """The writer's own words before an order: where the order starts, and the roles
+    whose phase they say it is for ("when the trader comes:"; none: any)."""
+
+    end: int
+    roles: frozenset[Role] = frozenset()
+
+
+def _lead_words(
+    text: str, vocab: Vocabulary, ties: bool = False, own: frozenset[str] = frozenset()
+) -> frozenset[Role] | None:
+    """The roles named by ``text``, words of the writer's before an order, when they say
+    nothing else of the game; None when they do (a good, a building, a number, a verb,
+    a no, a question) and so may be part of it. A condition ("when", "if") may name a
+    role, or its phase by what it does ("when we trade"), and someone taking it.
+    ``ties``: a role is picked now, and a word that ties a role to its step ("for the
+    trader: coffee") starts no condition. ``own``: the writer's names ("Bob here")."""
+    tokens = [t.lower() for t in _LEAD_TOKEN.findall(text)]
+    bearing = _bearing(vocab)
+    greeting = _phrases(vocab.greetings)
+    longest = max(map(len, bearing | greeting))
+    conditions = _phrases(c for c in vocab.conditions if not (ties and c in vocab.step_joints))
+    condition = False
+    roles: set[Role] = set()
+    i = 0
+    while i < len(tokens):
+        size, found = 1, None
+        for n in range(min(longest, len(tokens) - i), 0, -1):
+            here = tuple(tokens[i : i + n])
+            if here in bearing or here in greeting:
+                size, found = n, here
+                break
+        word = tokens[i]
+        cond = next((n for n in range(5, 0, -1) if tuple(tokens[i : i + n]) in conditions), 0)
+        if i == 0 and cond:
+            condition, size = True, cond
+        elif word.isdigit() or word.endswith("n't"):
+            return None
+        elif found is None and word in own:
+            pass
+        elif found is None:
+            fixes = slips_of(word, vocab)
+            if any(f in _things(vocab) for f in fixes):
+                return None  # "Setler:" is the order's own word, misspelled
+        elif found in greeting or found in _phrases(vocab.interjections):
+            pass
+        elif found in _phrases(vocab.mention_fillers):
+            pass  # "as I'm offline", "quick one": names nothing alone
+        elif found in _phrases(vocab.addressees) and tokens[0] in _greeting_words(vocab):
+            pass  # "Morning all", "Hi everyone"
+        elif condition and found in _phrases(_words(vocab, *_ROLE_TERMS)):
+            roles.add(vocab.roles[" ".join(found)])
+        elif condition and " ".join(found) in vocab.role_verbs:
+            roles.add(vocab.role_verbs[" ".join(found)])  # "when we trade"
+        elif condition and found in _phrases(_words(vocab, *_PICK_TERMS)):
+            pass  # "when someone takes the captain"
+        elif condition and found in _phrases(_words(vocab, *_ABSENCE_TERMS)):
+            pass  # "in case I'm away": no absence of his, a time
+        else:
+            return None
+        i += size
+    return frozenset(roles)
+
+
+@cache
+def _greeting_words(vocab: Vocabulary) -> frozenset[str]:
+    return frozenset(w for g in (*vocab.greetings, *vocab.interjections) for w in g.split())
+
+
+@cache
+def _words(vocab: Vocabulary, *names: str) -> tuple[str, ...]:
+    return tuple(w for n in names for w in vocab.term(n).words)
+
+
+def _starts_condition(text: str, vocab: Vocabulary, ties: bool) -> bool:
+    tokens = tuple(t.lower() for t in _LEAD_TOKEN.findall(text)[:5])
+    said = (tuple(c.split()) for c in vocab.conditions if not (ties and c in vocab.step_joints))
+    return any(tokens[: len(c)] == c for c in said)
+
+
+@cache
+def _phase_courtesies(vocab: Vocabulary) -> tuple[tuple[re.Pattern[str], frozenset[Role]], ...]:
+    out = []
+    for c in vocab.courtesies:
+        roles = frozenset(vocab.roles[w] for w in c.split() if w in vocab.roles)
+        if roles:
+            out.append((re.compile(rf"\b{phrase(c)}\b", re.IGNORECASE), roles))
+    return tuple(out)
+
+
+def phase_named(text: str, vocab: Vocabulary = ENGLISH) -> frozenset[Role]:
+    """The roles whose phase ``text`` says its order is for, in the politeness dropped
+    before reading it ("sell tobacco in the trader phase"): it must be an order of it."""
+    return frozenset(r for p, roles in _phase_courtesies(vocab) if p.search(text) for r in roles)
+
+
+def names_nothing(
+    text: str, after: bool, vocab: Vocabulary = ENGLISH, own: frozenset[str] = frozenset()
+) -> bool:
+    """Whether ``text``, a line of the writer's, names nothing of the game (the words it
+    holds are no order's, no number, no question): chat ("Chris here.", "Sorry for the
+    delay, busy week."). ``after`` an order, a word that may take it back ("sorry",
+    "never mind") is not chat; nor is a word alone that is not known, which may be an
+    order's ("Frobnicate"). ``own``: the writer's names."""
+    if "?" in text or (after and _taking_back(vocab).search(text)):
+        return False
+    words = [w.lower() for w in _LEAD_TOKEN.findall(text)]
+    if len(words) == 1 and words[0] not in known(vocab) | own:
+        return False
+    return _lead_words(normalise(text, vocab), vocab, own=own) == frozenset()
+
+
+@cache
+def _first_person(vocab: Vocabulary) -> re.Pattern[str]:
+    words = (*vocab.term("FILLER").words, *vocab.term("_THEN").words)
+    mine = "|".join(re.escape(w) for w in words if w in _FIRST_PERSON)
+    return re.compile(rf"\b(?:{mine})\s*$", re.IGNORECASE)
+
+
+def _someone_picks(before: str, verb: str, vocab: Vocabulary) -> bool:
+    """Whether ``verb``, a taking after a condition with no sign between, is the
+    condition's own ("if someone picks the captain"), not the writer's order ("when the
+    trader comes I'll take ..."): not after "I", "I'll", "we", "then"."""
+    if verb.lower() not in _words(vocab, *_PICK_TERMS):
+        return False
+    return _first_person(vocab).search(before) is None
+
+
+def condition(
+    text: str, vocab: Vocabulary = ENGLISH, own: frozenset[str] = frozenset()
+) -> frozenset[Role] | None:
+    """The roles ``text`` names when it is only a condition on the time of the order
+    after it, on their phases ("if there's a trader phase", "Bob: once the captain
+    comes"); None when it is not one, or names no role. ``own``: the writer's names."""
+    lead = lead_in(text, vocab, own=own)
+    rest = text[lead.end :] if lead is not None else text
+    if not _starts_condition(rest, vocab, False):
+        return None
+    roles = _lead_words(rest.translate(_APOSTROPHES), vocab, own=own)
+    if roles is None:
+        return None
+    return (roles | (lead.roles if lead is not None else frozenset())) or None
+
+
+def lead_in(
+    text: str, vocab: Vocabulary = ENGLISH, ties: bool = False, own: frozenset[str] = frozenset()
+) -> Lead | None:
+    """The writer's own words before the order of ``text``, when there are: an opening
+    ("Morning all -", "Bob here,", "In advance:") or a condition on its time ("For when
+    my turn comes:", "if there's a trader phase,", "when the trader comes round I'll
+    ..."), each up to a colon, a comma, a dash or a sentence's end, or a condition up
+    to the verb of the order. They must name nothing of the game but the role whose
+    phase the order is for (_lead_words): then the order is what follows them.
+    ``ties``: a role is picked now ("for the trader: coffee" is that role and a sale).
+    ``own``: the writer's names, lower case ("Bob:", "Bob here,"); a word alone that is
+    neither one nor known may be a part of the order ("Zyx: 2 on coffee roaster")."""
+    at = 0
+    roles: frozenset[Role] = frozenset()
+    while True:
+        m = _LEAD_END.search(text, at)
+        piece = text[at : m.start()] if m is not None else ""
+        # (an order must follow, not politeness alone: "I'd like to produce, thanks")
+        end = m is not None and bool(normalise(text[m.end() :], vocab).strip())
+        said = _lead_words(piece, vocab, ties, own) if end else None
+        words = _LEAD_TOKEN.findall(piece)
+        if m is None or said is None or len(words) > _MAX_LEAD_WORDS:
+            break
+        if len(words) == 1 and words[0].lower() not in known(vocab) | own:
+            break  # "Zyx: 2 on coffee roaster": a place we do not know, maybe
+        at, roles = m.end(), roles | said
+    # A condition up to the verb of the order, no sign between ("If someone picks the
+    # trader I sell tobacco"): the longest that names nothing else.
+    if _starts_condition(text[at:], vocab, ties):
+        verbs = set(verb_words(vocab))
+        for w in reversed(list(_WORD.finditer(text, at))):
+            if w.group(0).lower() not in verbs or not text[at : w.start()].strip():
+                continue
+            if not _WORD.search(text, w.end()):
+                continue  # "by the time we trade": the verb is the condition's
+            if _someone_picks(text[at : w.start()], w.group(0), vocab):
+                continue
+            said = _lead_words(text[at : w.start()], vocab, ties, own)
+            if said is not None:
+                return Lead(w.start(), roles | said)
+    return Lead(at, roles) if at else None
 
 
 def has_verb(text: str, vocab: Vocabulary = ENGLISH) -> bool:
@@ -302,19 +565,34 @@ def _generic_verbs(vocab: Vocabulary) -> frozenset[str]:
     return frozenset((*vocab.term("PLACE").words, *vocab.term("TAKE").words))
 
 
-def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) -> list[Reading]:
+def readings(
+    text: str,
+    kind: DecisionKind | None,
+    vocab: Vocabulary = ENGLISH,
+    own: frozenset[str] = frozenset(),
+) -> list[Reading]:
     """The other ways to read an order that does not parse as written, for the decision
     of ``kind`` the player is asked now (None: none): as a bare answer to it ("sugar"
-    -> "take sugar"), with a one-letter slip corrected ("suger" -> "sugar"), or both."""
+    -> "take sugar"), with a one-letter slip corrected ("suger" -> "sugar"), or both;
+    without the writer's own words before it (lead_in; ``own``: his names)."""
     base = normalise(text, vocab)
     # A decision after a hesitation ("Not sure, but trader"): the order is what follows
     # (read on, as "I was thinking captain but no, trader" takes back).
-    base = " " * (decided(text, vocab) or 0) + base[decided(text, vocab) or 0 :]
+    cut = decided(text, vocab) or 0
+    base = " " * cut + base[cut:]
     base = _LEAD.sub(_blank, base)
-    base = _INTERJECTION.sub(_blank, base)
-    # When the order is for goes without saying: its kind says it ("Later, when someone
-    # takes the captain: ship sugar on the 5"; "At the end of the captain phase keep ...").
-    base = _when(vocab).sub(_blank, base)
+    base = _interjection(vocab).sub(_blank, base)
+    # The writer's own words before the order ("Bob here:", "In case I'm asleep:"), and
+    # when it is for, which its kind says ("Later, when someone takes the captain: ship
+    # sugar on the 5"): the order is what follows, for the phase they name if any.
+    # (read in the text as written: the politeness dropped takes its commas along)
+    said = " " * cut + text.translate(_APOSTROPHES)[cut:]
+    lead = lead_in(said, vocab, kind is DecisionKind.ROLE, own) if "?" not in text else None
+    phase = (lead.roles if lead is not None else frozenset()) | phase_named(text, vocab)
+    if lead is not None:
+        base = _interjection(vocab).sub(_blank, " " * lead.end + base[lead.end :])
+    if phase:
+        kind = _phase_decision(phase)
     verb = vocab.context_verbs.get(kind) if kind is not None else None
 
     def answer(t: str) -> str | None:
@@ -370,19 +648,32 @@ def readings(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) 
     if found is not None:
         seen = {r.text for r in out}
         out.extend(Reading(t, MENTIONS_TIER, found.named) for t in found.texts if t not in seen)
-    return out
+    return [replace(r, phase=phase) for r in out] if phase else out
+
+
+def _phase_decision(roles: frozenset[Role]) -> DecisionKind | None:
+    """The decision the phase of the one role named asks first (the trader's: a sale);
+    None for several."""
+    if len(roles) != 1:
+        return None
+    (role,) = roles
+    return ROLE_DECISION.get(role)
 
 
 __all__ = [
     "MENTIONS_TIER",
     "Reading",
     "clauses",
+    "condition",
     "correction",
     "decided",
     "ends_back",
     "has_verb",
     "interjection",
+    "lead_in",
+    "names_nothing",
     "normalise",
+    "phase_named",
     "phrase",
     "readings",
     "says_something",

@@ -98,6 +98,15 @@ class Vocabulary:
     undecided: tuple[str, ...] = ()
     # Words that head a choice whose options "and" joins ("torn between X and Y").
     choices: tuple[str, ...] = ()
+    # The writer's own words before an order (reading.lead_in): ``interjections`` start a
+    # reply ("OK so", "Right,"); ``addressees`` are whom a greeting greets ("Morning
+    # all -"); ``conditions`` start the time an order is for ("when", "if", "in case");
+    # ``negations`` turn a condition round or take back ("unless", "nobody", "cancel"):
+    # words before an order that hold one are never dropped, nor a line of chat.
+    interjections: tuple[str, ...] = ()
+    addressees: tuple[str, ...] = ()
+    conditions: tuple[str, ...] = ()
+    negations: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -391,6 +400,8 @@ ENGLISH = Vocabulary(
         "i wish to",
         "i'm going to",
         "i am going to",
+        "i'm going",
+        "i am going",
         "like to",
         "want to",
         "going to",
@@ -459,7 +470,11 @@ ENGLISH = Vocabulary(
         "thank you",
         "thanks",
         "thx",
+        "ta",
         "cheers",
+        # Asides on the order's line ("the quarry too", "sell corn as well").
+        "as well",
+        "too",
         "please",
         "pls",
         "plz",
@@ -485,6 +500,8 @@ ENGLISH = Vocabulary(
         "ciao",
         "good luck",
         "have fun",
+        *("morning", "good morning", "afternoon", "good afternoon", "evening", "good evening"),
+        *("howdy", "hiya", "yo"),
     ),
     context_verbs={
         DecisionKind.ROLE: "role",
@@ -549,6 +566,24 @@ ENGLISH = Vocabulary(
         *("whichever you like", "whichever you prefer"),
     ),
     choices=("between",),
+    interjections=(
+        *("ok", "okay", "hmm", "hmmm", "hm", "well", "so", "right", "alright", "sure"),
+        *("yes", "yeah", "anyway", "anyhow", "righto", "okey dokey"),
+    ),
+    addressees=(
+        *("all", "everyone", "everybody", "guys", "folks", "people", "team", "gang"),
+        *("y'all", "you all", "chaps", "friends"),
+    ),
+    conditions=(
+        *("when", "whenever", "once", "if", "in case", "just in case", "after", "during"),
+        *("for", "by the time", "as soon as", "should", "at the end of", "by the end of"),
+        "for the end of",
+    ),
+    negations=(
+        *("unless", "nobody", "no one", "noone", "never", "neither", "nor", "cannot"),
+        *("except", "otherwise", "instead", "cancel", "cancelled", "canceled", "undo"),
+        *("disregard", "never mind", "nevermind", "hang on", "hold on", "wrong"),
+    ),
     plain=(
         "some",
         "more",
@@ -643,7 +678,9 @@ def verb_words(vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
 def known(vocab: Vocabulary = ENGLISH) -> frozenset[str]:
     """Words that are never taken for a slip of another word."""
     out = set(words(vocab)) | set(vocab.plain)
-    for phrase in (*vocab.courtesies, *vocab.greetings):
+    for phrase in (*vocab.courtesies, *vocab.greetings, *vocab.interjections):
+        out.update(phrase.split())
+    for phrase in (*vocab.addressees, *vocab.conditions, *vocab.negations):
         out.update(phrase.split())
     return frozenset(out)
 
@@ -738,6 +775,17 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"A choice between orders (`or`, or {codes(vocab.choices)} with `and`) is asked back too "
         f"in a mail that says you have not decided: {codes(vocab.undecided)}. A decision after "
         f"that and {codes(vocab.contrasts)} is the order (`Not sure, but trader`)."
+    )
+    lines.append(
+        "Your own words before an order are passed over when they name nothing of the "
+        "game: your name (`Bob here,`), an opening that starts with "
+        f"{codes(vocab.interjections)} or a greeting to {codes(vocab.addressees)} "
+        "(`Morning all -`), or when the order is for, up to a colon, a comma or a dash "
+        f"or up to its verb: starting with {codes(vocab.conditions)} it may name the "
+        "role whose phase the order is for (`if there's a trader phase, sell corn`). "
+        f"Words with {codes(vocab.negations)} are never passed over, nor another "
+        "player's name: an order after it is not read as yours. A line of chat that "
+        "names nothing of the game is passed over in a mail with an order."
     )
     lines.append(
         "A word with one letter wrong, added, missing or two letters swapped is read as "

@@ -1,0 +1,198 @@
+"""The writer's own words around an order (issue 11): his name or an opening before it,
+the time it is for ("in case I'm asleep:", "if there's a trader phase,"), asides on its
+line ("too", "ta", "ok so") and lines of chat that name nothing of the game. They are
+passed over; another player's name, a negated condition, a condition on another phase
+and a taking-back after the order are not."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from orderscorpus import load_position
+
+from moderator.engine.actions import PickRole, PlaceColonists, Sell
+from moderator.engine.components import Good, Role
+from moderator.orders import check_mail
+from moderator.orders.commands import KeepCmd, SellCmd
+from moderator.orders.reading import lead_in, names_nothing, readings
+
+FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+ROLES = [Role.SETTLER, Role.MAYOR, Role.BUILDER, Role.TRADER, Role.CAPTAIN]
+# What the writer puts after his name, and what ends his words before the order.
+AFTER_NAME = st.sampled_from(["", " here", " again", " speaking", " writing"])
+SIGN = st.sampled_from([": ", ", ", " - ", " \u2014 ", ". "])
+
+
+@FAST
+@given(st.sampled_from(ROLES), AFTER_NAME, SIGN, st.booleans())
+def test_the_writer_s_own_name_before_an_order_is_passed_over(
+    role: Role, after: str, sign: str, own_line: bool
+) -> None:
+    game = load_position("role")  # Anna picks a role
+    text = f"Anna{after}{sign.rstrip() if own_line else sign}"
+    text += "\n" if own_line else ""
+    report = check_mail(f"{text}role {role.label}", game, 0)
+    assert report.errors == [] and report.actions == [PickRole(role)], report.render()
+
+
+@FAST
+@given(st.sampled_from(["Chris", "Bob", "David"]), AFTER_NAME, st.sampled_from([": ", " - "]))
+def test_another_player_s_name_before_an_order_stops_it(name: str, after: str, sign: str) -> None:
+    """An order after another player's name may be his: never done for the writer."""
+    game = load_position("role")
+    report = check_mail(f"Morning {name}{after}{sign}role settler", game, 0)
+    assert report.actions == [] and report.queued == []
+    assert any(name in e.reason for e in report.errors), report.render()
+
+
+@FAST
+@given(
+    st.sampled_from(["Morning", "Good evening", "Hi", "Hey", "Hiya"]),
+    st.sampled_from(["all", "everyone", "guys", "folks", "team"]),
+    st.sampled_from([", ", " - ", ": ", "! "]),
+    st.sampled_from(ROLES),
+    st.sampled_from(["", "I'm going ", "I'll take the ", "ok so ", "right, "]),
+)
+def test_a_greeting_before_an_order_on_its_line_is_passed_over(
+    greeting: str, whom: str, sign: str, role: Role, verb: str
+) -> None:
+    game = load_position("role")
+    report = check_mail(f"{greeting} {whom}{sign}{verb}{role.label}", game, 0)
+    assert report.errors == [] and report.actions == [PickRole(role)], report.render()
+
+
+@FAST
+@given(
+    st.sampled_from(["too", "as well", "ta", "then", "please ta"]),
+    st.sampled_from(["", ".", "!"]),
+    st.sampled_from(ROLES),
+)
+def test_an_aside_on_the_order_s_line_is_passed_over(aside: str, end: str, role: Role) -> None:
+    game = load_position("role")
+    report = check_mail(f"the {role.label} {aside}{end}", game, 0)
+    assert report.errors == [] and report.actions == [PickRole(role)], report.render()
+
+
+# When an order is for, in the writer's words: a time, or the trader's phase.
+WHEN = st.sampled_from(
+    [
+        "for when my turn comes",
+        "in case I'm asleep",
+        "in advance",
+        "heads up for later",
+        "sending this early",
+        "when it's my go",
+        "if there's a trader phase",
+        "once someone picks the trader",
+        "by the time we trade",
+        "should the trader come up",
+    ]
+)
+
+
+@FAST
+@given(WHEN, st.sampled_from([": ", ", ", " - "]), st.sampled_from(["", "Bob: ", "Hi all, "]))
+def test_an_order_sent_ahead_after_when_it_is_for_is_kept(
+    when: str, sign: str, opening: str
+) -> None:
+    game = load_position("settle")  # Bob has nothing to decide now
+    report = check_mail(f"{opening}{when.capitalize()}{sign}sell tobacco", game, 1)
+    assert report.errors == [] and report.actions == [], report.render()
+    assert [q.command for q in report.queued] == [SellCmd((Good.TOBACCO,))]
+
+
+@FAST
+@given(st.sampled_from(["if", "when", "once", "in case"]), st.sampled_from(["", "I'll "]))
+def test_a_condition_up_to_the_verb_is_passed_over(word: str, will: str) -> None:
+    game = load_position("settle")
+    report = check_mail(f"{word} someone takes the trader {will}sell tobacco", game, 1)
+    assert [q.command for q in report.queued] == [SellCmd((Good.TOBACCO,))], report.render()
+
+
+def test_a_bare_answer_after_a_phase_is_an_order_of_that_phase() -> None:
+    game = load_position("settle")
+    report = check_mail("For the trader: tobacco", game, 1)
+    assert [q.command for q in report.queued] == [SellCmd((Good.TOBACCO,))], report.render()
+    report = check_mail("once the captain comes round: my sugar in the warehouse", game, 1)
+    assert [type(q.command) for q in report.queued] == [KeepCmd], report.render()
+
+
+@FAST
+@given(st.sampled_from(["the captain comes", "we ship", "the builder is taken", "we settle"]))
+def test_an_order_for_another_phase_than_its_condition_names_is_not_read(phase: str) -> None:
+    """ "When the captain comes: sell tobacco": which is meant? Not a guess."""
+    game = load_position("settle")
+    report = check_mail(f"When {phase}: sell tobacco", game, 1)
+    assert report.queued == [] and report.errors, report.render()
+    assert readings(f"If {phase}, sell tobacco", None)[0].phase
+
+
+@FAST
+@given(st.sampled_from(["unless", "if nobody", "if no one", "if Anna doesn't"]))
+def test_a_negated_condition_is_never_passed_over(lead: str) -> None:
+    game = load_position("settle")
+    report = check_mail(f"{lead} takes the trader: sell tobacco", game, 1)
+    assert report.queued == [] and report.actions == [], report.render()
+
+
+def test_in_the_role_phase_a_role_before_its_step_is_still_picked() -> None:
+    """ "For the trader: coffee" from the one picking a role: that role and a sale."""
+    game = load_position("role")
+    report = check_mail("For the trader: coffee", game, 0)
+    assert report.actions[:1] == [PickRole(Role.TRADER)], report.render()
+
+
+# Chat: a line that names nothing of the game.
+CHAT = st.sampled_from(
+    [
+        "Apologies for the slow reply, busy week.",
+        "Hope you are all well",
+        "Anna here.",
+        "Long day at work",
+        "Here we go again!",
+    ]
+)
+COLONISTS = "remove 1 from quarry, place 2 on coffee roaster, 1 on the university and 1 on sugar"
+
+
+@FAST
+@given(CHAT, st.booleans())
+def test_a_line_of_chat_does_not_stop_a_colonist_order(chat: str, before: bool) -> None:
+    game = load_position("mayor")  # a colonist order is read whole, from every line
+    text = f"{chat}\n{COLONISTS}" if before else f"{COLONISTS}\n{chat}"
+    report = check_mail(text, game, 0)
+    assert report.errors == [], report.render()
+    assert [type(a) for a in report.actions] == [PlaceColonists]
+
+
+@FAST
+@given(st.sampled_from(["Never mind.", "Cancel that please", "Hang on, wrong one", "Sorry, no"]))
+def test_a_line_after_the_order_that_may_take_it_back_is_no_chat(line: str) -> None:
+    game = load_position("mayor")
+    report = check_mail(f"{COLONISTS}\n{line}", game, 0)
+    assert report.actions == [] and report.errors, report.render()
+    assert not names_nothing(line, after=True)
+
+
+def test_chat_alone_in_a_mail_is_answered_and_a_word_alone_is_no_chat() -> None:
+    game = load_position("role")
+    # Before any order, a "sorry" takes nothing back.
+    report = check_mail("Sorry for the delay, long week.\nthe mayor", game, 0)
+    assert report.errors == [] and report.actions == [PickRole(Role.MAYOR)]
+    assert check_mail("Sorry for the delay, long week.", game, 0).errors
+    assert not names_nothing("Frobnicate", after=False)
+    assert names_nothing("Bob here.", after=False, own=frozenset({"bob"}))
+    assert not names_nothing("Chris and the mayor", after=False)
+
+
+def test_a_word_alone_before_a_colon_is_passed_over_only_when_it_is_the_writer_s_name() -> None:
+    assert lead_in("Zyx: 2 on coffee roaster") is None
+    lead = lead_in("Zyx: 2 on coffee roaster", own=frozenset({"zyx"}))
+    assert lead is not None and lead.end == len("Zyx: ")
+    assert lead_in("Setler: sugar") is None  # a slip of an order word is the order's
+
+
+def test_a_sale_kept_with_its_condition_is_done_when_the_trader_comes() -> None:
+    game = load_position("trade")  # Bob, the trader
+    report = check_mail("Bob here. If there's a trader phase, tobacco ta", game, 1)
+    assert report.errors == [] and report.actions == [Sell(Good.TOBACCO)], report.render()
