@@ -18,6 +18,7 @@ from moderator.engine.actions import (
     Load,
     PickRole,
     PlaceColonists,
+    Store,
     TakePlantation,
     TakeQuarry,
 )
@@ -648,3 +649,84 @@ def test_undecided_between_orders_is_asked_back_naming_them(position: str) -> No
         # "I was thinking captain but no, trader"
         report = check_mail(f"{wait} {bare[0]} but no, {bare[1]}", game, seat)
         assert [a.meaning for a in report.accepted] == [second], report.render()
+
+
+# -- storage: everything, the rest, goods not kept -------------------------------------
+
+STORERS = [("store", "Anna"), ("store", "Bob"), ("store-large", "Chris"), ("store-large", "David")]
+
+
+def _storer(position: str, name: str) -> tuple[Game, int, list[Store], list[Good]]:
+    game = load_position(position)
+    seat = next(i for i, p in enumerate(game.state.players) if p.name == name)
+    stores = [a for a in game.legal_actions(seat) if isinstance(a, Store)]
+    have = [g for g in Good if game.state.players[seat].goods[g] > 0]
+    return game, seat, stores, have
+
+
+@pytest.mark.parametrize(("position", "name"), STORERS)
+@pytest.mark.parametrize("text", ["keep everything", "keep it all", "Keep all, please"])
+def test_keeping_everything_is_asked_back(position: str, name: str, text: str) -> None:
+    """A storage is asked only when every way loses goods: "everything" is never one
+    of them, and never the published default."""
+    game, seat, _, _ = _storer(position, name)
+    report = check_mail(text, game, seat)
+    assert report.actions == [] and report.queued == [], report.render()
+    assert any(isinstance(e, AmbiguousOrder) for e in report.errors), report.render()
+
+
+@pytest.mark.parametrize(("position", "name"), STORERS)
+def test_goods_not_kept_keep_as_few_as_the_space_allows(position: str, name: str) -> None:
+    """ "dump the corn", "don't keep the corn", "keep everything except the corn": the
+    way that keeps the fewest barrels of it, asked back when several ways keep some."""
+    game, seat, stores, have = _storer(position, name)
+    p = game.state.players[seat]
+
+    def kept(a: Store, g: Good) -> int:
+        return (p.goods[g] if g in a.warehouse else 0) + (a.windrose is g)
+
+    for g in have:
+        least = min(kept(a, g) for a in stores)
+        best = [a for a in stores if kept(a, g) == least]
+        for text in (f"dump the {g.label}", f"I don't keep my {g.label}", f"lose {g.label}"):
+            report = check_mail(text, game, seat)
+            if least and len(best) > 1:
+                assert report.actions == [], (text, report.render())
+                assert any(isinstance(e, AmbiguousOrder) for e in report.errors), text
+            else:
+                (action,) = report.actions
+                assert action in best, (text, report.render())
+
+
+@pytest.mark.parametrize(("position", "name"), STORERS)
+def test_the_rest_goes_where_it_is_said(position: str, name: str) -> None:
+    """ "1 sugar on the wind rose, the rest in the warehouse": every other good in the
+    warehouse, done when one way does so, else asked back; "keep X, dump the rest"."""
+    game, seat, stores, have = _storer(position, name)
+    for g in have:
+        rest = {x for x in have if x is not g}
+        ways = [a for a in stores if a.windrose is g and set(a.warehouse) == rest]
+        report = check_mail(f"1 {g.label} on the wind rose, the rest in the warehouse", game, seat)
+        if len(ways) == 1:
+            assert report.actions == ways, report.render()
+        else:
+            assert report.actions == [] and report.errors, report.render()
+        dumped = check_mail(f"keep the {g.label}, dump the rest", game, seat)
+        for action in dumped.actions:
+            assert isinstance(action, Store) and g in (*action.warehouse, action.windrose)
+
+
+@pytest.mark.parametrize(("position", "name"), STORERS)
+def test_goods_that_stay_or_go_somewhere_are_kept_there(position: str, name: str) -> None:
+    """ "the sugar stays in the warehouse", "sugar goes in my warehouse", "warehouse:
+    sugar + coffee" read as the keep order they say."""
+    game, seat, _, have = _storer(position, name)
+    for g in have:
+        said = check_mail(f"keep {g.label} in the warehouse", game, seat)
+        for text in (f"the {g.label} stays in the warehouse", f"{g.label} goes in my warehouse"):
+            report = check_mail(text, game, seat)
+            assert report.actions == said.actions, (text, report.render(), said.render())
+    for a, b in itertools.combinations(have, 2):
+        said = check_mail(f"keep {a.label} and {b.label} in the warehouse", game, seat)
+        report = check_mail(f"warehouse: {a.label} + {b.label}", game, seat)
+        assert report.actions == said.actions, (report.render(), said.render())

@@ -205,7 +205,8 @@ def _merged(a: Command, b: MayorCmd | KeepCmd) -> Command:
     if isinstance(a, MayorCmd) and isinstance(b, MayorCmd):
         return a.merged(b)
     assert isinstance(a, KeepCmd) and isinstance(b, KeepCmd)
-    return KeepCmd(a.items + b.items)
+    rest = a if a.rest is not None else b
+    return KeepCmd(a.items + b.items, rest.rest, rest.rest_where, a.drop + b.drop)
 
 
 def _choose(item: Parsed, game: Game, seat: int, decision: Decision | None) -> tuple[Command, str]:

@@ -94,13 +94,42 @@ class KeepItem:
     where: Where | None = None
 
 
+class Rest(Enum):
+    """What a keep order says of the goods it does not name: kept ("keep everything",
+    "the rest in the warehouse"), or dropped ("dump the rest")."""
+
+    KEPT = "kept"
+    DROPPED = "dropped"
+
+
+@dataclass(frozen=True, slots=True)
+class KeptRest:
+    """ "the rest in the warehouse", "everything", "dump the rest": a part of a keep
+    order on the goods it does not name."""
+
+    rest: Rest
+    where: Where | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """ "dump the corn", "not the indigo": goods a keep order does not keep."""
+
+    goods: tuple[Good, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class KeepCmd:
     """The goods kept at the end of the captain phase, in order of preference.
-    Unplaced items fill the warehouses first, then the wind rose. No items: keep nothing
-    that is not forced."""
+    Unplaced items fill the warehouses first, then the wind rose. ``rest``: what becomes
+    of the goods not named, kept (where ``rest_where`` says) or dropped; None: the space
+    left is filled by the published default. ``drop``: goods not to keep. Nothing said
+    at all: the published default."""
 
     items: tuple[KeepItem, ...]
+    rest: Rest | None = None
+    rest_where: Where | None = None
+    drop: tuple[Good, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

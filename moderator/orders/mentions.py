@@ -63,6 +63,8 @@ _CLASSES = {
     "SELL": "verb",
     "KEEP": "verb",
     "PLACE": "verb",
+    "STAY": "verb",
+    "MOVE": "verb",
     "FROM": "filler",
     "_AND": "joint",
     "_OR": "joint",
@@ -92,7 +94,7 @@ _PRIORITY = (
     "joint",
     "filler",
 )
-_TOKEN = re.compile(r"\d+|[a-z]+(?:['\-][a-z]+)*|[,:;.!()&]")
+_TOKEN = re.compile(r"\d+|[a-z]+(?:['\-][a-z]+)*|[,:;.!()&+]")
 _MAX_PHRASE = 3
 # Words that end a negation's reach: it excludes what follows it up to here.
 _STOPS = frozenset({",", ";", ".", "!", ":", "(", ")"})
@@ -139,14 +141,14 @@ def words_of(text: str, vocab: Vocabulary = ENGLISH) -> list[Word] | None:
     tokens = _TOKEN.findall(text.lower())
     if len(tokens) != len(text.split()) and not tokens:
         return None
-    if re.sub(r"[\s\w'\-,:;.!()&]", "", text):
+    if re.sub(r"[\s\w'\-,:;.!()&+]", "", text):
         return None  # a sign the reading does not model ("?", "/", "+", a quote)
     lexicon = _lexicon(vocab)
     out: list[Word] = []
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        if tok in _STOPS or tok == "&":
+        if tok in _STOPS or tok in ("&", "+"):
             out.append(Word("stop" if tok in _STOPS else "joint", tok))
             i += 1
             continue
@@ -486,7 +488,7 @@ _VERBS: dict[DecisionKind, tuple[str, ...]] = {
     DecisionKind.CRAFTSMAN_EXTRA: ("TAKE",),
     DecisionKind.SELL: ("TAKE", "SELL"),
     DecisionKind.LOAD: ("TAKE", "SHIP"),
-    DecisionKind.STORE: ("TAKE", "KEEP", "PLACE"),
+    DecisionKind.STORE: ("TAKE", "KEEP", "PLACE", "STAY", "MOVE"),  # "sugar stays in ..."
 }
 
 

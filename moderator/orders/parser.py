@@ -31,18 +31,21 @@ from .commands import (
     BuildCmd,
     Command,
     DefaultCmd,
+    Dropped,
     ExtraCmd,
     HaciendaCmd,
     HelpCmd,
     HistoryCmd,
     KeepCmd,
     KeepItem,
+    KeptRest,
     MailCmd,
     MayorCmd,
     Move,
     OrdersCmd,
     PassCmd,
     ResendCmd,
+    Rest,
     RoleCmd,
     RoleRef,
     SellCmd,
@@ -419,8 +422,25 @@ class _ToCommand(Transformer[Token, Command]):
     def on_windrose(self, *_: Token) -> Where:
         return Where.WINDROSE
 
-    def keep_order(self, _verb: Token, *items: KeepItem) -> KeepCmd:
-        return KeepCmd(items)
+    def kept_rest(self, _rest: Token, where: Where | None) -> KeptRest:
+        return KeptRest(Rest.KEPT, where)
+
+    def dropped_goods(self, *tokens: Token | None) -> Dropped:
+        return Dropped(tuple(good_of(str(t)) for t in tokens if t is not None and t.type == "GOOD"))
+
+    def dropped_rest(self, *_: Token | None) -> KeptRest:
+        return KeptRest(Rest.DROPPED)
+
+    def keep_order(self, _verb: Token, *parts: KeepItem | KeptRest | Dropped) -> KeepCmd:
+        items = tuple(p for p in parts if isinstance(p, KeepItem))
+        rests = [p for p in parts if isinstance(p, KeptRest)]
+        drop = tuple(g for p in parts if isinstance(p, Dropped) for g in p.goods)
+        if len(rests) > 1:
+            raise OrderSyntaxError("say once what becomes of the rest")
+        rest = rests[0] if rests else None
+        if rest is None:
+            return KeepCmd(items, drop=drop)
+        return KeepCmd(items, rest.rest, rest.where, drop)
 
     def keep_default(self, _verb: Token) -> KeepCmd:
         return KeepCmd(())
@@ -941,7 +961,14 @@ def _parse_order(text: str, start: str) -> Command:
         raise
     except LarkError as exc:  # pragma: no cover - any other Lark failure is a bad order
         raise OrderSyntaxError(f"I cannot read this order ({exc})") from None
+    if command == KeepCmd(()) and _whole().search(text):
+        return KeepCmd((), Rest.KEPT)  # "keep it all": not the default, everything
     return command
+
+
+@cache
+def _whole(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{'|'.join(map(re.escape, vocab.wholes)) or '(?!)'})\b", re.I)
 
 
 def parse_orders(text: str) -> list[Command]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NoReturn
 
 from ..engine.actions import (
     PASS,
@@ -41,9 +42,11 @@ from .commands import (
     GameCommand,
     HaciendaCmd,
     KeepCmd,
+    KeepItem,
     MayorCmd,
     Move,
     PassCmd,
+    Rest,
     RoleCmd,
     SellCmd,
     SettleCmd,
@@ -370,26 +373,34 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
     s = game.state
     p = s.players[seat]
     stores = [a for a in legal if isinstance(a, Store)]
-    if not cmd.items:
+    if not (cmd.items or cmd.rest or cmd.drop):
         default = default_store(s, seat)
         assert default is not None
         return default
     cap = captain.warehouse_kinds(p)
     items = cmd.items
-    last = items[-1].where
+    last = items[-1].where if items else None
     if last is Where.WAREHOUSE and all(i.where is None for i in items[:-1]):
         # "keep corn and sugar in the warehouse": the place is said once for all.
         items = tuple(replace(i, where=last) for i in items)
+    for good in (*(i.good for i in items), *cmd.drop):
+        if p.goods[good] <= 0:
+            raise IllegalOrder(f"you have no {good.label}")
     for item in items:
-        if p.goods[item.good] <= 0:
-            raise IllegalOrder(f"you have no {item.good.label}")
         if item.where is Where.WINDROSE and item.count not in (None, 1):
             raise IllegalOrder("the wind rose holds one barrel")
         if item.where is Where.WAREHOUSE and cap == 0:
             raise IllegalOrder("you have no manned warehouse")
+    # The goods not named: kept ("the rest in the warehouse", "everything") are named
+    # too, with no order among them; dropped ("dump the rest") are not to be kept.
+    others = [g for g in Good if p.goods[g] > 0 and g not in {i.good for i in items}]
+    others = [g for g in others if g not in cmd.drop]
+    drop = set(cmd.drop) | (set(others) if cmd.rest is Rest.DROPPED else set())
+    rest = [KeepItem(g, None, cmd.rest_where) for g in others] if cmd.rest is Rest.KEPT else []
+    items = (*items, *rest)
     in_house = [i.good for i in items if i.where is Where.WAREHOUSE]
     on_rose = [i.good for i in items if i.where is Where.WINDROSE]
-    plain = [i.good for i in items if i.where is None]
+    plain = [i.good for i in items if i.where is None and i not in rest]
 
     def kept(a: Store, g: Good) -> int:
         return (p.goods[g] if g in a.warehouse else 0) + (1 if a.windrose is g else 0)
@@ -405,6 +416,8 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
         and all(a.windrose is g for g in on_rose)
         and all(i.count in (None, kept(a, i.good)) for i in items)
     ]
+    if not items:
+        fits = list(stores)  # only goods not kept named ("dump the corn")
     if not fits:
         room = f"{cap} kind{'s' if cap != 1 else ''} in warehouses and 1 barrel on the wind rose"
         counted = [i for i in items if i.count is not None]
@@ -414,6 +427,8 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
                 f"you cannot keep exactly {counted[0].count} {g.label}: a warehouse keeps all "
                 f"{p.goods[g]} barrels of a kind, the wind rose 1"
             )
+        elif rest and not cmd.items:
+            reason = "you cannot keep everything"
         else:
             where = " as you wrote" if in_house or on_rose else ""
             reason = f"you cannot keep {_and_list([i.good.label for i in items])}{where}"
@@ -423,10 +438,19 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
             close = [a for a in stores if most and sum(kept(a, i.good) >= 1 for i in items) == most]
             if not close or counted:
                 raise IllegalOrder(f"{reason}: you may keep {room}")
-        from .format import format_action  # (format reads decisions from this module)
+        _ask_which(close, f"{reason} ({room})", game, seat)
 
-        ways = [format_action(a, game, seat) for a in close]
-        raise AmbiguousOrder(f"{reason} ({room}): write which", alternatives=ways)
+    if drop:
+        # As few barrels kept of the goods not to keep as the space allows; when every
+        # way keeps some of them, which is the player's to say.
+        least = min(sum(kept(a, g) for g in drop) for a in fits)
+        fits = [a for a in fits if sum(kept(a, g) for g in drop) == least]
+        if least and len(fits) > 1:
+            _ask_which(fits, "every way keeps some of what you do not keep", game, seat)
+    if rest and len(fits) > 1:
+        # The rest kept, with no order among them: the player says which way.
+        whole = "all of the rest" if cmd.items else "everything"
+        _ask_which(fits, f"you cannot keep {whole}", game, seat)
 
     def preference(a: Store) -> tuple[object, ...]:
         # Named goods in order: most barrels kept, warehouse before wind rose; then the
@@ -435,6 +459,13 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
         return (named, sorted(a.warehouse, reverse=True), a.windrose or -1)
 
     return max(fits, key=preference)
+
+
+def _ask_which(stores: Sequence[Store], reason: str, game: Game, seat: int) -> NoReturn:
+    from .format import format_action  # (format reads decisions from this module)
+
+    ways = [format_action(a, game, seat) for a in stores]
+    raise AmbiguousOrder(f"{reason}: write which", alternatives=ways)
 
 
 # -- mayor ---------------------------------------------------------------------------

@@ -107,6 +107,8 @@ class Vocabulary:
     addressees: tuple[str, ...] = ()
     conditions: tuple[str, ...] = ()
     negations: tuple[str, ...] = ()
+    # Ignored words that make a keep order naming nothing keep everything ("keep it all").
+    wholes: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -275,6 +277,16 @@ ENGLISH = Vocabulary(
             (*_s("keep", "store", "save"), *_ing("keep", "store", "save")),
             "keep goods at the end of the captain phase",
         ),
+        Term(
+            "DROP",
+            (
+                *_s("dump", "discard", "ditch", "drop", "scrap", "toss"),
+                *_ing("dump", "discard", "ditch", "drop", "scrap", "toss", "lose"),
+                *("lose", "loses", "throw away", "throw out"),
+            ),
+            "goods not kept at the end of the captain phase",
+        ),
+        Term("EXCEPT", ("except", "but", "apart from"), "except (a good not kept)"),
         Term("WINDROSE", ("wind rose", "windrose", "compass", "rose"), "the wind rose"),
         Term(
             "EXTRA",
@@ -584,6 +596,7 @@ ENGLISH = Vocabulary(
         *("except", "otherwise", "instead", "cancel", "cancelled", "canceled", "undo"),
         *("disregard", "never mind", "nevermind", "hang on", "hold on", "wrong"),
     ),
+    wholes=("all",),
     plain=(
         "some",
         "more",
