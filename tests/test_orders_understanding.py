@@ -730,3 +730,27 @@ def test_goods_that_stay_or_go_somewhere_are_kept_there(position: str, name: str
         said = check_mail(f"keep {a.label} and {b.label} in the warehouse", game, seat)
         report = check_mail(f"warehouse: {a.label} + {b.label}", game, seat)
         assert report.actions == said.actions, (report.render(), said.render())
+
+
+# -- a reason given with an order ----------------------------------------------------
+
+
+@pytest.mark.parametrize("position", ONE_ANSWER)
+def test_a_reason_given_with_an_order_is_not_read(position: str) -> None:
+    """The order is the clause in the first person; the reason around it (which names
+    another order and another player) is not read: after a reason that leads, a
+    consequence ("..., so I'll ..."), before a reason ("..., since ..."). When the
+    reason reads as an order too ("captain, but I'll take the trader"), it is asked."""
+    game, seat, first, second = _two_answers(position)
+    other = next(p.name for i, p in enumerate(game.state.players) if i != seat)
+    reason = f"{other} went for {second}"
+    texts = [f"{reason} {then} I'll {first}" for then in (*ENGLISH.consequences, "but")]
+    texts += [f"{r} {reason}, I'll {first}" for r in ENGLISH.reasons]
+    texts += [f"{first}, {r} {reason}" for r in ENGLISH.reasons if r not in ("as",)]
+    for text in texts:
+        report = check_mail(text, game, seat)
+        assert [a.meaning for a in report.accepted] == [first], (text, report.render())
+        assert report.errors == [], (text, report.render())
+    report = check_mail(f"{second}, but I'll {first}", game, seat)
+    assert report.actions == [] and report.queued == [], report.render()
+    assert any(isinstance(e, AmbiguousOrder) for e in report.errors), report.render()

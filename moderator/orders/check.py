@@ -43,6 +43,8 @@ from .reading import (
     interjection,
     names_nothing,
     phrase,
+    reason_only,
+    reasoned,
 )
 from .resolve import KIND_NAMES, asked_now, decision_of, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary, known, negation, not_now, suggestions
@@ -219,6 +221,8 @@ def _choose(item: Parsed, game: Game, seat: int, decision: Decision | None) -> t
     failed: tuple[str, OrderError] | None = None
     for tier in sorted({a.reading.tier for a in item.alternatives}):
         in_tier = [a for a in item.alternatives if a.reading.tier == tier]
+        if all(a.reading.why for a in in_tier):
+            continue  # only the reason reads as an order: the order itself was not read
         named = [a.reading.text for a in in_tier]
         if len(named) > 1 and any(a.reading.named for a in in_tier):
             # Several things of the kind asked named ("the builder and the captain"):
@@ -294,6 +298,7 @@ def check_mail(
     commands = [i.command for i in items if isinstance(i, Parsed)]
     says_hacienda = any(isinstance(c, HaciendaCmd) for c in commands)
     hesitant = undecided(text)
+    ordered = {i.segment.line_no for i in items if isinstance(i, Parsed)}
     now_line: int | None = None  # the line that answered (or failed) the current decision
     now_item: Accepted | None = None  # its answer, while no other answer contradicts it
     unpicked: tuple[int, RoleCmd] | None = None  # the role asked now, that failed
@@ -303,6 +308,8 @@ def check_mail(
             own = said.get(id(item), item.line)
             ignored = _courtesy(own) or _heading(own) or interjection(own) or _only_back(own)
             ignored = ignored or hesitation(own) or _chat(own, item, items, game, seat)
+            # (a reason, on a line with an order: "since nobody wants corn, I'll ship sugar")
+            ignored = ignored or (reason_only(own) and item.line_no in ordered)
             if not (ignored or _signature(own, item, items, game)):
                 why = _question(item, said, game, seat, hesitant) or _explained(
                     item, own, game, seat
@@ -643,7 +650,9 @@ def _not_for_now(item: Parsed, game: Game, seat: int) -> OrderError | None:
         return IllegalOrder(
             f"this is addressed to {name}: orders are read for your own seat only"
         ).at(seg.line, seg.line_no)
-    named = _other_player(seg.text, game, seat)
+    # (not in the reason given with it: "Bob took the builder, so I'll go trader")
+    why = reasoned(seg.text)
+    named = _other_player(seg.text if why is None else seg.text[why.start : why.end], game, seat)
     if named is not None:
         # "Morning Chris - sell tobacco": for him, about him? Never read for the writer.
         return IllegalOrder(

@@ -14,7 +14,7 @@ from ..engine.actions import DecisionKind
 from ..engine.components import Role
 from .commands import ROLE_DECISION
 from .mentions import by_mentions
-from .vocabulary import ENGLISH, Term, Vocabulary, known, suggestions, verb_words
+from .vocabulary import ENGLISH, Term, Vocabulary, known, suggestions, verb_words, words
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 
@@ -125,6 +125,7 @@ class Reading:
     tier: int
     named: bool = False
     phase: frozenset[Role] = frozenset()  # the roles whose phase it is said to be for
+    why: bool = False  # the reason given with the order, read to tell it is no order
 
 
 _LABEL = re.compile(r"^\s*([a-z]+(?:\s+[a-z]+)?)\s*[:\-\u2013\u2014]", re.IGNORECASE)
@@ -191,6 +192,61 @@ def decided(text: str, vocab: Vocabulary = ENGLISH) -> int | None:
     says no hesitation, or none with a decision after it."""
     m = _decided(vocab).match(text.translate(_APOSTROPHES))
     return None if m is None else m.end()
+
+
+@cache
+def _reasons(vocab: Vocabulary) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """A reason before the order ("since nobody wants corn, I'll ship sugar"), a
+    consequence that is the order ("Bob took the builder so I'll go trader"), and a
+    reason after it ("trader, since the settler is gone"); each with the reason's words
+    as the group "why"."""
+
+    def alternatives(phrases: Iterable[str]) -> str:
+        return "|".join(phrase(p) for p in sorted(phrases, key=len, reverse=True)) or r"(?!)"
+
+    because = alternatives(vocab.reasons)
+    after = alternatives(r for r in vocab.reasons if r not in words(vocab))
+    then = alternatives((*vocab.consequences, *vocab.contrasts))
+    # (not a purpose, "so I can ship", nor a no, "but I don't want the colonist")
+    nots = alternatives((*vocab.purposes, *vocab.term("DONT").words, *vocab.term("NO").words))
+    me = rf"(?:{alternatives(vocab.first_person)})\b(?!\s+(?:{nots})\b)"
+    return (
+        re.compile(rf"^\W*(?:{because})\b(?P<why>[^,;:]*)[,;:]\s*(?={me})", re.IGNORECASE),
+        re.compile(rf"^(?P<why>\W*\w.*?)[\s,;]\s*(?:{then})\b[\s,;:]*(?={me})", re.IGNORECASE),
+        re.compile(rf"(?<=\w)[\s,;:\-\u2013\u2014]*\b(?:{after})\b(?P<why>.*)$", re.IGNORECASE),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Reasoned:
+    """A text that gives the reason of its order: where the order is (``start`` to
+    ``end``), and the reason's words."""
+
+    start: int
+    end: int
+    why: str
+
+
+def reasoned(text: str, vocab: Vocabulary = ENGLISH) -> Reasoned | None:
+    """The order of a text that gives its reason: after a reason that leads ("since
+    nobody wants corn, I'll ship sugar"), a consequence in the first person ("Bob took
+    the builder so I'll go trader", "the factory looks good but I'll build the harbor"),
+    or before a reason ("trader, since the settler is gone"); None: no reason given."""
+    readable = text.translate(_APOSTROPHES)
+    lead, then, trail = _reasons(vocab)
+    for m in (lead.match(readable), then.match(readable)):
+        if m is not None and readable[m.end() :].strip():
+            return Reasoned(m.end(), len(text), m.group("why").strip())
+    m = trail.search(readable)
+    if m is None or not readable[: m.start()].strip():
+        return None
+    return Reasoned(0, m.start(), m.group("why").strip())
+
+
+def reason_only(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` is a reason alone ("since nobody wants corn,"): no order."""
+    because = "|".join(phrase(r) for r in vocab.reasons) or r"(?!)"
+    return re.match(rf"^\W*(?:{because})\b", text.translate(_APOSTROPHES), re.I) is not None
 
 
 def interjection(text: str, vocab: Vocabulary = ENGLISH) -> bool:
@@ -580,6 +636,10 @@ def readings(
     # (read on, as "I was thinking captain but no, trader" takes back).
     cut = decided(text, vocab) or 0
     base = " " * cut + base[cut:]
+    # The order of a text that gives its reason: the reason is not read (see below).
+    why = reasoned(text, vocab)
+    if why is not None:
+        base = " " * why.start + base[why.start : why.end] + " " * (len(base) - why.end)
     base = _LEAD.sub(_blank, base)
     base = _interjection(vocab).sub(_blank, base)
     # The writer's own words before the order ("Bob here:", "In case I'm asleep:"), and
@@ -616,6 +676,10 @@ def readings(
     out: list[Reading] = []
     if base.strip() != normalise(text, vocab).strip():
         out.append(Reading(base.strip(), 0))
+    if why is not None and why.why:
+        # A reason that reads as an order too ("captain, but I'll ship corn"): which of
+        # the two is the order is the player's to say.
+        out.append(Reading(why.why, 0, why=True))
     # A correction: what follows "no", "sorry", "I mean" after punctuation is the order
     # ("Captain? no - trader").
     fix = _correction(vocab).search(text.translate(_APOSTROPHES))
@@ -663,6 +727,7 @@ def _phase_decision(roles: frozenset[Role]) -> DecisionKind | None:
 __all__ = [
     "MENTIONS_TIER",
     "Reading",
+    "Reasoned",
     "clauses",
     "condition",
     "correction",
@@ -676,6 +741,8 @@ __all__ = [
     "phase_named",
     "phrase",
     "readings",
+    "reason_only",
+    "reasoned",
     "says_something",
     "slips_of",
 ]

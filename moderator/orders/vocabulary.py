@@ -109,6 +109,16 @@ class Vocabulary:
     negations: tuple[str, ...] = ()
     # Ignored words that make a keep order naming nothing keep everything ("keep it all").
     wholes: tuple[str, ...] = ()
+    # A reason given with an order ("Bob took the builder, so I'll go trader", "trader,
+    # since the settler is gone"): ``reasons`` start a reason, ``consequences`` (and the
+    # contrasts) the order after one, which starts with a word of ``first_person``; the
+    # reason is not read. A reason word that is an order word too ("as") only leads.
+    reasons: tuple[str, ...] = ()
+    consequences: tuple[str, ...] = ()
+    first_person: tuple[str, ...] = ()
+    # After ``first_person``, words that make no new order of what follows: a purpose
+    # ("so I can ship"), a refusal ("but I won't take the university"; and NO, DONT).
+    purposes: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -597,6 +607,19 @@ ENGLISH = Vocabulary(
         *("disregard", "never mind", "nevermind", "hang on", "hold on", "wrong"),
     ),
     wholes=("all",),
+    reasons=(
+        *("since", "because", "cause", "cos", "coz", "as", "now that"),
+        *("given that", "seeing as", "seeing that", "considering"),
+    ),
+    consequences=("so", "therefore", "hence", "thus", "that's why", "which is why"),
+    first_person=(
+        *("i", "i'll", "i will", "i'm", "i am", "i'd", "i would", "i shall", "let me"),
+        *("let's", "we'll", "we will", "me"),
+    ),
+    purposes=(
+        *("can", "could", "may", "might", "get to", "have to", "need", "that"),
+        *("won't", "will not", "wouldn't", "would not", "never"),
+    ),
     plain=(
         "some",
         "more",
@@ -799,6 +822,13 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"Words with {codes(vocab.negations)} are never passed over, nor another "
         "player's name: an order after it is not read as yours. A line of chat that "
         "names nothing of the game is passed over in a mail with an order."
+    )
+    lines.append(
+        f"A reason given with an order is not read: one that starts with {codes(vocab.reasons)} "
+        f"(`since nobody wants corn, I'll ship sugar`, `trader, since the settler is gone`), "
+        f"or comes before {codes(vocab.consequences)} or {codes(vocab.contrasts)} and an "
+        f"order in the first person ({codes(vocab.first_person)}: `Bob took the builder, so "
+        "I'll go trader`). When the reason reads as an order too, you are asked which."
     )
     lines.append(
         "A word with one letter wrong, added, missing or two letters swapped is read as "
