@@ -14,7 +14,7 @@ from moderator.engine.actions import PickRole, PlaceColonists, Sell
 from moderator.engine.components import Good, Role
 from moderator.orders import check_mail
 from moderator.orders.commands import KeepCmd, SellCmd
-from moderator.orders.reading import lead_in, names_nothing, readings
+from moderator.orders.reading import lead_in, names_nothing, readings, trailing_condition
 
 FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ROLES = [Role.SETTLER, Role.MAYOR, Role.BUILDER, Role.TRADER, Role.CAPTAIN]
@@ -196,3 +196,58 @@ def test_a_sale_kept_with_its_condition_is_done_when_the_trader_comes() -> None:
     game = load_position("trade")  # Bob, the trader
     report = check_mail("Bob here. If there's a trader phase, tobacco ta", game, 1)
     assert report.errors == [] and report.actions == [Sell(Good.TOBACCO)], report.render()
+
+
+# -- sent ahead, in the phase in progress: when it is his turn --------------------------
+
+WHEN_MINE = st.sampled_from(
+    ["when it's my go", "when my turn comes", "once it gets to me", "when I get the chance"]
+)
+
+
+@FAST
+@given(WHEN_MINE, st.booleans(), st.sampled_from(["", "sell ", "my "]))
+def test_a_bare_answer_sent_ahead_is_for_the_writer_s_turn_in_this_phase(
+    when: str, after: bool, verb: str
+) -> None:
+    """Anna sells after Bob, the trader: "coffee" is her sale, not a tile or a load."""
+    game = load_position("trade")
+    text = f"{verb}coffee {when}" if after else f"{when.capitalize()}: {verb}coffee"
+    report = check_mail(text, game, 0)
+    assert report.errors == [] and report.actions == [], report.render()
+    assert [q.command for q in report.queued] == [SellCmd((Good.COFFEE,))]
+
+
+@FAST
+@given(
+    st.sampled_from(["once Bob is done", "after Bob", "when Bob has sold", "as soon as Bob is"]),
+    st.booleans(),
+)
+def test_another_player_named_in_when_the_order_is_for_does_not_stop_it(
+    when: str, after: bool
+) -> None:
+    game = load_position("trade")
+    text = f"sell coffee {when}" if after else f"{when.capitalize()}, sell coffee"
+    report = check_mail(text, game, 0)
+    assert [q.command for q in report.queued] == [SellCmd((Good.COFFEE,))], report.render()
+
+
+@FAST
+@given(
+    st.sampled_from(["if Bob sells corn", "if I still have coffee", "when Chris takes the mayor"]),
+    st.sampled_from(["sell coffee", "take the trader"]),
+)
+def test_an_order_after_a_condition_the_moderator_cannot_check_is_not_done(
+    cond: str, order: str
+) -> None:
+    for position in ("trade", "role"):
+        report = check_mail(f"{cond}, {order}", load_position(position), 0)
+        assert report.actions == [] and report.queued == [], report.render()
+
+
+def test_a_verb_said_of_someone_else_is_the_condition_s_not_the_order() -> None:
+    game = load_position("trade")
+    report = check_mail("after Bob sells corn, coffee", game, 0)
+    assert report.queued == [] and report.errors, report.render()
+    assert trailing_condition("sell coffee when it gets to me") is not None
+    assert trailing_condition("take the builder for the factory") is None

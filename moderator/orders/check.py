@@ -33,7 +33,14 @@ from .errors import AlreadyDone, AmbiguousOrder, IllegalOrder, OrderError, Order
 from .format import format_action, legal_orders
 from .parser import Alternative, Parsed, Segment, parse_mail, password, read_mail
 from .questions import hesitation, question, undecided
-from .queue import DecisionKey, QueuedOrder, decision_key, passed_this_round, role_kinds
+from .queue import (
+    DecisionKey,
+    QueuedOrder,
+    coming,
+    decision_key,
+    passed_this_round,
+    role_kinds,
+)
 from .reading import (
     MENTIONS_TIER,
     condition,
@@ -45,6 +52,8 @@ from .reading import (
     phrase,
     reason_only,
     reasoned,
+    unchecked_condition,
+    when_blanked,
 )
 from .resolve import KIND_NAMES, asked_now, decision_of, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary, known, negation, not_now, suggestions
@@ -174,19 +183,35 @@ def _merge_lines(items: list[Parsed | OrderError]) -> list[Parsed | OrderError]:
 
 
 def _conditioned(
-    items: list[Parsed | OrderError], said: dict[int, str], own: frozenset[str]
+    items: list[Parsed | OrderError], said: dict[int, str], game: Game, seat: int
 ) -> list[Parsed | OrderError]:
     """A condition on a phase before an order on its line ("if there's a trader phase,
     sell corn") is no order: it says when the order is for. An order of another phase
-    after it is not read ("once the captain comes, sell corn": which is meant?)."""
+    after it is not read ("once the captain comes, sell corn": which is meant?), nor one
+    after a condition the moderator cannot check ("if Bob sells corn, ...")."""
+    own = _own_names(game, seat)
     out: list[Parsed | OrderError] = []
     for i, item in enumerate(items):
         after = items[i + 1] if i + 1 < len(items) else None
         if not isinstance(item, OrderError) or not isinstance(after, Parsed):
             out.append(item)
             continue
-        roles = condition(said.get(id(item), ""), own=own)
-        if roles is None or after.segment.line_no != item.line_no:
+        text = said.get(id(item), "")
+        if after.segment.line_no != item.line_no or text.rstrip()[-1:] in (".", "!"):
+            out.append(item)  # (a sentence of its own: "If I had 8 doubloons ... Office.")
+            continue
+        other = _other_player(text, game, seat)
+        if unchecked_condition(text, own=own) or (other and condition(text, own=own)):
+            # "if Bob sells corn, sell coffee": the moderator cannot tell if it holds
+            why = IllegalOrder(
+                f'this depends on "{text.strip()}", which the moderator cannot check; '
+                "write the order without it when it holds"
+            )
+            items[i + 1] = why.at(after.segment.line, after.segment.line_no)
+            out.append(item)
+            continue
+        roles = condition(text, own=own)
+        if roles is None:
             out.append(item)
             continue
         if isinstance(after.command, RoleCmd):
@@ -287,14 +312,16 @@ def check_mail(
     report = Report(seat, password=password(text))
     report.legal = legal_orders(game, seat)
     decision = decision_of(game, seat)
-    read = read_mail(text, None if decision is None else decision.kind, _own_names(game, seat))
+    # (read for the decision he gets later in this phase when he has none now)
+    read_as = coming(game, seat) if decision is None else decision.kind
+    read = read_mail(text, read_as, _own_names(game, seat))
     parsed = [item for _, item in read]
     # The order each error is for, to tell a greeting or a signature that shares a line
     # with an order ("Thanks, Anna").
     said = {id(i): seg.text for seg, i in read}
     if parsed and isinstance(parsed[-1], Parsed) and _signed(parsed[-1], parsed):
         parsed = parsed[:-1]
-    items = _conditioned(_merge_lines(parsed), said, _own_names(game, seat))
+    items = _conditioned(_merge_lines(parsed), said, game, seat)
     commands = [i.command for i in items if isinstance(i, Parsed)]
     says_hacienda = any(isinstance(c, HaciendaCmd) for c in commands)
     hesitant = undecided(text)
@@ -650,9 +677,11 @@ def _not_for_now(item: Parsed, game: Game, seat: int) -> OrderError | None:
         return IllegalOrder(
             f"this is addressed to {name}: orders are read for your own seat only"
         ).at(seg.line, seg.line_no)
-    # (not in the reason given with it: "Bob took the builder, so I'll go trader")
+    # (not in the reason given with it: "Bob took the builder, so I'll go trader", nor
+    # in when it is for: "once Bob is done, sell coffee")
     why = reasoned(seg.text)
-    named = _other_player(seg.text if why is None else seg.text[why.start : why.end], game, seat)
+    text = seg.text if why is None else seg.text[why.start : why.end]
+    named = _other_player(when_blanked(text, own=_own_names(game, seat)), game, seat)
     if named is not None:
         # "Morning Chris - sell tobacco": for him, about him? Never read for the writer.
         return IllegalOrder(

@@ -85,6 +85,17 @@ def _still_to_come(game: Game, seat: int, kind: DecisionKind) -> bool:
     return True  # the captain: turns go round while anyone can load
 
 
+def coming(game: Game, seat: int) -> DecisionKind | None:
+    """The decision ``seat``, who has none now, gets later in the phase in progress (a
+    sale after the trader's; the loading, storage after it), if any: a bare answer he
+    sends ahead ("coffee, when it's my go") is read for it. Not the hacienda's, which
+    only its owners get (the tile after it is the settler phase's)."""
+    if game.over or decision_of(game, seat) is not None:
+        return None
+    kinds = [k for k in _PHASES if k is not DecisionKind.HACIENDA]
+    return next((k for k in kinds if _still_to_come(game, seat, k)), None)
+
+
 def decision_key(command: Command, game: Game, seat: int) -> DecisionKey | None:
     """The decision ``command`` is for: one in the phase in progress, or the next of its
     kind. None for service and absence commands, and for "pass"/"default" with nothing

@@ -364,8 +364,6 @@ _IDLE_TERMS = (
 _ROLE_TERMS = ("ROLE_NAME", "MAYOR", "PROSPECTOR")
 _PICK_TERMS = ("TAKE", "ROLE")
 _ABSENCE_TERMS = ("AWAY", "BACK", "UNTIL")
-# The fillers that say the writer himself does what follows ("I'll take ...").
-_FIRST_PERSON = frozenset({"i", "i'll", "i'd", "i'm", "we", "let's", "will", "shall", "then"})
 _LEAD_TOKEN = re.compile(r"\d+|[a-z]+(?:['\-][a-z]+)*", re.IGNORECASE)
 # Where the writer's words may end and the order begin: a colon, a comma, a sentence's
 # end, a dash between blanks ("Morning all - builder").
@@ -523,8 +521,7 @@ def names_nothing(
 
 @cache
 def _first_person(vocab: Vocabulary) -> re.Pattern[str]:
-    words = (*vocab.term("FILLER").words, *vocab.term("_THEN").words)
-    mine = "|".join(re.escape(w) for w in words if w in _FIRST_PERSON)
+    mine = "|".join(phrase(w) for w in (*vocab.first_person, *vocab.term("_THEN").words))
     return re.compile(rf"\b(?:{mine})\s*$", re.IGNORECASE)
 
 
@@ -537,20 +534,96 @@ def _someone_picks(before: str, verb: str, vocab: Vocabulary) -> bool:
     return _first_person(vocab).search(before) is None
 
 
+@cache
+def _condition_starts(vocab: Vocabulary) -> re.Pattern[str]:
+    words = "|".join(phrase(c) for c in sorted(vocab.conditions, key=len, reverse=True))
+    return re.compile(rf"[\s,;\-\u2013\u2014]+(?=(?:{words})\b)", re.IGNORECASE)
+
+
+def trailing_condition(
+    text: str, vocab: Vocabulary = ENGLISH, ties: bool = False, own: frozenset[str] = frozenset()
+) -> Lead | None:
+    """A condition on the time of the order after it, at the end of ``text`` ("sell
+    coffee when it gets to me", "the small market, once I can"): where it starts
+    (``Lead.end``) and the roles it names, when it names nothing else (_lead_words);
+    None when there is none. ``ties``, ``own``: as for lead_in."""
+    for m in _condition_starts(vocab).finditer(text):
+        tail = text[m.end() :]
+        if m.start() == 0 or not _starts_condition(tail, vocab, ties):
+            continue
+        if not normalise(text[: m.start()], vocab).strip():
+            continue  # nothing before it: no order
+        said = _lead_words(tail, vocab, ties, own)
+        if said is not None and len(_LEAD_TOKEN.findall(tail)) <= _MAX_LEAD_WORDS:
+            return Lead(m.start(), said)
+    return None
+
+
+def _starts_time(text: str, vocab: Vocabulary) -> bool:
+    tokens = tuple(t.lower() for t in _LEAD_TOKEN.findall(text)[:3])
+    return any(tokens[: len(t.split())] == tuple(t.split()) for t in vocab.times)
+
+
+def when_blanked(text: str, vocab: Vocabulary = ENGLISH, own: frozenset[str] = frozenset()) -> str:
+    """``text`` with the conditions in it that only say when in the turn blanked out,
+    when they name nothing of the game ("once Bob is done, sell coffee", "sell coffee
+    after Bob"): a player named there is no one the order is for."""
+    out = text
+    start = 0
+    for m in [*_LEAD_END.finditer(text), None]:
+        end = m.start() if m is not None else len(text)
+        piece = text[start:end]
+        if _starts_time(piece, vocab) and _lead_words(piece, vocab, own=own) == frozenset():
+            out = out[:start] + " " * (end - start) + out[end:]
+        start = m.end() if m is not None else len(text)
+    tail = trailing_condition(text, vocab, own=own)
+    if tail is not None and not tail.roles and _starts_time(text[tail.end :].lstrip(" ,;-"), vocab):
+        out = out[: tail.end] + " " * (len(out) - tail.end)
+    lead = lead_in(out, vocab, own=own)
+    if lead is not None and not lead.roles and _starts_time(out, vocab):
+        out = " " * lead.end + out[lead.end :]
+    return out
+
+
+def _third_person(word: str, vocab: Vocabulary) -> bool:
+    """Whether ``word`` is a verb said of someone else ("sells", "takes", "goes"): in
+    a condition, its own verb, no order."""
+    return word.lower().endswith("s") and word.lower() in verb_words(vocab)
+
+
+def _openings(text: str, vocab: Vocabulary, own: frozenset[str]) -> int:
+    """Where the writer's openings before a condition end ("Bob: if ...")."""
+    at = 0
+    for m in _LEAD_END.finditer(text):
+        piece = text[at : m.start()]
+        if _starts_condition(piece, vocab, False) or _lead_words(piece, vocab, own=own) is None:
+            break
+        at = m.end()
+    return at
+
+
+def unchecked_condition(
+    text: str, vocab: Vocabulary = ENGLISH, own: frozenset[str] = frozenset()
+) -> bool:
+    """Whether ``text`` is a condition that names something of the game besides a role
+    ("if I still have coffee", "if Bob sells corn"): the moderator cannot tell whether
+    it holds, so the order after it is not done."""
+    rest = text[_openings(text, vocab, own) :]
+    if not _starts_condition(rest, vocab, False):
+        return False
+    return _lead_words(rest.translate(_APOSTROPHES), vocab, own=own) is None
+
+
 def condition(
     text: str, vocab: Vocabulary = ENGLISH, own: frozenset[str] = frozenset()
 ) -> frozenset[Role] | None:
     """The roles ``text`` names when it is only a condition on the time of the order
     after it, on their phases ("if there's a trader phase", "Bob: once the captain
     comes"); None when it is not one, or names no role. ``own``: the writer's names."""
-    lead = lead_in(text, vocab, own=own)
-    rest = text[lead.end :] if lead is not None else text
+    rest = text[_openings(text, vocab, own) :]
     if not _starts_condition(rest, vocab, False):
         return None
-    roles = _lead_words(rest.translate(_APOSTROPHES), vocab, own=own)
-    if roles is None:
-        return None
-    return (roles | (lead.roles if lead is not None else frozenset())) or None
+    return _lead_words(rest.translate(_APOSTROPHES), vocab, own=own) or None
 
 
 def lead_in(
@@ -590,6 +663,8 @@ def lead_in(
                 continue  # "by the time we trade": the verb is the condition's
             if _someone_picks(text[at : w.start()], w.group(0), vocab):
                 continue
+            if _third_person(w.group(0), vocab):
+                continue  # "after Bob sells corn": the condition's verb
             said = _lead_words(text[at : w.start()], vocab, ties, own)
             if said is not None:
                 return Lead(w.start(), roles | said)
@@ -651,6 +726,13 @@ def readings(
     phase = (lead.roles if lead is not None else frozenset()) | phase_named(text, vocab)
     if lead is not None:
         base = _interjection(vocab).sub(_blank, " " * lead.end + base[lead.end :])
+    # ... and after it ("sell coffee when it gets to me").
+    tail = (
+        trailing_condition(said, vocab, kind is DecisionKind.ROLE, own) if "?" not in text else None
+    )
+    if tail is not None:
+        phase |= tail.roles
+        base = base[: tail.end] + " " * (len(base) - tail.end)
     if phase:
         kind = _phase_decision(phase)
     verb = vocab.context_verbs.get(kind) if kind is not None else None
@@ -745,4 +827,7 @@ __all__ = [
     "reasoned",
     "says_something",
     "slips_of",
+    "trailing_condition",
+    "unchecked_condition",
+    "when_blanked",
 ]

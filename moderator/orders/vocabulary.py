@@ -119,6 +119,9 @@ class Vocabulary:
     # After ``first_person``, words that make no new order of what follows: a purpose
     # ("so I can ship"), a refusal ("but I won't take the university"; and NO, DONT).
     purposes: tuple[str, ...] = ()
+    # The conditions that only say when in the turn ("once Bob is done", "after Anna"):
+    # another player may be named in them.
+    times: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -601,6 +604,7 @@ ENGLISH = Vocabulary(
         *("for", "by the time", "as soon as", "should", "at the end of", "by the end of"),
         "for the end of",
     ),
+    times=("when", "whenever", "once", "after", "by the time", "as soon as"),
     negations=(
         *("unless", "nobody", "no one", "noone", "never", "neither", "nor", "cannot"),
         *("except", "otherwise", "instead", "cancel", "cancelled", "canceled", "undo"),
@@ -820,8 +824,11 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"or up to its verb: starting with {codes(vocab.conditions)} it may name the "
         "role whose phase the order is for (`if there's a trader phase, sell corn`). "
         f"Words with {codes(vocab.negations)} are never passed over, nor another "
-        "player's name: an order after it is not read as yours. A line of chat that "
-        "names nothing of the game is passed over in a mail with an order."
+        "player's name: an order after it is not read as yours, unless the name is in "
+        f"words that only say when, starting with {codes(vocab.times)} (`once Bob is "
+        "done, sell corn`). The same words after the order are passed over too (`sell "
+        "corn when it gets to me`). A line of chat that names nothing of the game is "
+        "passed over in a mail with an order."
     )
     lines.append(
         f"A reason given with an order is not read: one that starts with {codes(vocab.reasons)} "
