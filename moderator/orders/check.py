@@ -3,7 +3,6 @@ later, and every rejected line with the reason and the orders allowed now."""
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -56,7 +55,7 @@ from .reading import (
     when_blanked,
 )
 from .resolve import KIND_NAMES, asked_now, decision_of, or_list, resolve
-from .vocabulary import ENGLISH, Vocabulary, known, negation, not_now, suggestions
+from .vocabulary import ENGLISH, Vocabulary, close_words, known, negation, not_now
 
 _SETTLE = DecisionKind.SETTLE
 # The text of the hacienda's default taken on the way to a settle order.
@@ -801,10 +800,7 @@ def _signature(text: str, err: OrderError, items: list[Parsed | OrderError], gam
     after = items[items.index(err) + 1 :]
     if any(isinstance(i, Parsed) for i in after):
         return False
-    return not any(
-        w in known() or difflib.get_close_matches(w, suggestions(), cutoff=0.8)
-        for w in name.split()
-    )
+    return not any(w in known() or close_words(w, cutoff=0.8) for w in name.split())
 
 
 def _without_role(report: Report, line_no: int, role: RoleCmd) -> None:

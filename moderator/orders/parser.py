@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -63,7 +62,7 @@ from .commands import (
 from .errors import OrderError, OrderSyntaxError
 from .queue import role_kinds
 from .reading import MENTIONS_TIER, Reading, clauses, has_verb, normalise, phase_named, readings
-from .vocabulary import ENGLISH, Vocabulary, suggestions, terminals
+from .vocabulary import ENGLISH, Vocabulary, close_words, terminals
 
 GRAMMAR_NAME = "orders.lark"
 # Longer orders are not orders; the cap also keeps a hostile mail cheap to reject.
@@ -847,11 +846,6 @@ _EXPECTED = {
 }
 
 
-def vocabulary() -> tuple[str, ...]:
-    """Every word the grammar knows, for "did you mean" suggestions (the table's)."""
-    return suggestions()
-
-
 def _word_at(text: str, index: int) -> str:
     m = re.match(r"[\w'’-]+|\S", text[index:])
     return m.group(0) if m else ""
@@ -894,7 +888,7 @@ def syntax_error(exc: UnexpectedInput, text: str) -> OrderSyntaxError:
     if isinstance(exc, UnexpectedCharacters):
         index = exc.pos_in_stream or 0
         word = _word_at(text, index)
-        close = difflib.get_close_matches(word.lower(), vocabulary(), n=2, cutoff=0.7)
+        close = close_words(word)
         hint = f' (did you mean "{close[0]}"?)' if close else ""
         if index == 0 or not text[:index].strip():
             reason = f'"{word}" is not an order I know{hint}'

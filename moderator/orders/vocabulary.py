@@ -4,11 +4,12 @@ the `help` reply) are all made from it."""
 
 from __future__ import annotations
 
+import difflib
 import re
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from ..engine.actions import DecisionKind
@@ -691,6 +692,14 @@ def suggestions(vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
     return tuple(w for w in words(vocab) if w not in ignored and re.fullmatch(r"[\w' ]+", w))
 
 
+@lru_cache(maxsize=4096)
+def close_words(word: str, cutoff: float = 0.7, vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
+    """The two order words nearest ``word`` at ``cutoff`` or closer, best first: "did you
+    mean". Remembered, since a line no decision reads is tried against each of them and
+    a search costs a millisecond or two."""
+    return tuple(difflib.get_close_matches(word.lower(), suggestions(vocab), n=2, cutoff=cutoff))
+
+
 @cache
 def not_now(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     """Words that put an order off to a time to come ("next round", "later", "in round
@@ -872,6 +881,7 @@ __all__ = [
     "VOCABULARIES",
     "Term",
     "Vocabulary",
+    "close_words",
     "guide_section",
     "known",
     "negation",
