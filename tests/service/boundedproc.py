@@ -1,6 +1,7 @@
 """One hostile mail through ingest and processing in a process of its own, measured.
 
-Usage: ``python boundedproc.py JSON`` with the database URL, the secret, the case
+Usage: ``python boundedproc.py JSON`` with the database URL, the moderator's address and
+secret, the case
 (``big``, ``help`` or ``bad``), the hostile mail's sender and signed address, and an
 order of another game (sender, address, text). It warms up on the other game, builds the
 hostile mail, then measures its ingest + processing (wall and CPU seconds, and how far
@@ -47,9 +48,7 @@ def peak_mb() -> float:
 def main(arg: str) -> int:
     job = json.loads(arg)
     factory = make_session_factory(make_engine(job["url"]))
-    config = Config(
-        moderator=ModeratorSection(address="moderator@example.test", secret=job["secret"])
-    )
+    config = Config(moderator=ModeratorSection(address=job["address"], secret=job["secret"]))
     moderator = Moderator(config, factory)
     sender, to = job["hostile"]
     other_sender, other_to, other_order = job["other"]
