@@ -251,3 +251,41 @@ def test_a_verb_said_of_someone_else_is_the_condition_s_not_the_order() -> None:
     assert report.queued == [] and report.errors, report.render()
     assert trailing_condition("sell coffee when it gets to me") is not None
     assert trailing_condition("take the builder for the factory") is None
+
+
+@FAST
+@given(
+    st.sampled_from(["trader phase", "re the trader", "as for the trader", "regarding trader"]),
+    st.sampled_from([": ", " - ", ", "]),
+)
+def test_a_phase_named_before_a_bare_answer_sent_ahead_says_what_it_answers(
+    phase: str, sign: str
+) -> None:
+    game = load_position("settle")  # Bob sells when the trader comes
+    report = check_mail(f"{phase.capitalize()}{sign}tobacco", game, 1)
+    assert [q.command for q in report.queued] == [SellCmd((Good.TOBACCO,))], report.render()
+
+
+@FAST
+@given(
+    st.sampled_from(["Never mind.", "Cancel that, sorry", "scratch that", "no wait", "undo"]),
+    st.sampled_from(["build harbor", "sell coffee"]),
+)
+def test_a_last_line_that_only_takes_back_leaves_the_mail_undone(back: str, order: str) -> None:
+    for position, seat in (("build", 0), ("trade", 0)):
+        report = check_mail(f"{order}\n{back}", load_position(position), seat)
+        assert report.actions == [] and report.queued == [], report.render()
+        assert any("takes back" in e.reason for e in report.errors)
+    # followed by an order, it takes back the one before: the later one is done
+    report = check_mail(f"build wharf\n{back}\nbuild harbor", load_position("build"), 0)
+    assert [a.meaning for a in report.accepted] == ["build harbor"], report.render()
+    # and the one before is not done when the one after is for another decision
+    report = check_mail(f"build wharf\n{back}\nsell coffee", load_position("build"), 0)
+    assert report.actions == [] and [q.command for q in report.queued] == [
+        SellCmd((Good.COFFEE,))
+    ], report.render()
+
+
+def test_an_apology_after_an_order_takes_nothing_back() -> None:
+    report = check_mail("build harbor\nSorry for the delay, long week", load_position("build"), 0)
+    assert [a.meaning for a in report.accepted] == ["build harbor"], report.render()

@@ -51,6 +51,7 @@ from .reading import (
     phrase,
     reason_only,
     reasoned,
+    takes_back_only,
     unchecked_condition,
     when_blanked,
 )
@@ -329,9 +330,17 @@ def check_mail(
     now_item: Accepted | None = None  # its answer, while no other answer contradicts it
     unpicked: tuple[int, RoleCmd] | None = None  # the role asked now, that failed
     unread: list[tuple[int | None, str]] = []  # the orders not understood: line, text
+    withdrawn: OrderError | None = None  # a line that takes back the orders before it
     for item in items:
         if isinstance(item, OrderError):
             own = said.get(id(item), item.line)
+            if _withdraws(own, item, items, game, seat):
+                withdrawn = item
+                continue
+            if _backs(own, item, items, game, seat):
+                # The orders before it are taken back: the mail starts again after it.
+                report.accepted, now_line, now_item, unpicked = [], None, None, None
+                continue
             ignored = _courtesy(own) or _heading(own) or interjection(own) or _only_back(own)
             ignored = ignored or hesitation(own) or _chat(own, item, items, game, seat)
             # (a reason, on a line with an order: "since nobody wants corn, I'll ship sugar")
@@ -492,6 +501,8 @@ def check_mail(
             if now_line == seg.line_no and isinstance(game_command, RoleCmd):
                 unpicked = (now_line, game_command)
             report.errors.append(_placed(err, seg).with_legal(report.legal))
+    if withdrawn is not None:
+        _withdrawn(report, withdrawn)
     _whole_colonist_order(report, decision)
     _unread_detail(report, decision, now_item)
     _loose_alone(report)
@@ -722,6 +733,48 @@ def _other_player(text: str, game: Game, seat: int) -> str | None:
             if re.search(rf"(?<![\w'-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):
                 return p.name
     return None
+
+
+def _only_takes_back(
+    text: str, err: OrderError, items: list[Parsed | OrderError], game: Game, seat: int
+) -> tuple[bool, bool] | None:
+    """Whether an order comes before and after ``text``, a line not understood that
+    only takes back ("Never mind.", "Scratch that."); None when it is no such line."""
+    if not (_only_back(text) or takes_back_only(text, own=_own_names(game, seat))):
+        return None
+    at = items.index(err)
+    before = any(isinstance(i, Parsed) for i in items[:at])
+    return before, any(isinstance(i, Parsed) for i in items[at + 1 :])
+
+
+def _withdraws(
+    text: str, err: OrderError, items: list[Parsed | OrderError], game: Game, seat: int
+) -> bool:
+    """Whether ``text`` only takes back the mail's orders before it, and none comes
+    after ("build the harbour" then "Never mind.")."""
+    return _only_takes_back(text, err, items, game, seat) == (True, False)
+
+
+def _backs(
+    text: str, err: OrderError, items: list[Parsed | OrderError], game: Game, seat: int
+) -> bool:
+    """Whether ``text`` takes back the orders before it for those after it ("build
+    wharf", "Scratch that.", "build harbor"): the later ones count."""
+    return _only_takes_back(text, err, items, game, seat) == (True, True)
+
+
+def _withdrawn(report: Report, err: OrderError) -> None:
+    """Nothing of the mail is done or kept: its last line takes its orders back."""
+    if not report.accepted:
+        return
+    lines = ", ".join(str(n) for n in sorted({a.line_no for a in report.accepted}))
+    why = IllegalOrder(f"nothing done: this takes back line {lines}; write the order you want").at(
+        err.line, err.line_no
+    )
+    report.accepted = []
+    report.errors = sorted(
+        [*report.errors, why.with_legal(report.legal)], key=lambda e: e.line_no or 0
+    )
 
 
 def _chat(

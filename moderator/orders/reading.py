@@ -457,7 +457,9 @@ def _lead_words(
             pass  # "as I'm offline", "quick one": names nothing alone
         elif found in _phrases(vocab.addressees) and tokens[0] in _greeting_words(vocab):
             pass  # "Morning all", "Hi everyone"
-        elif condition and found in _phrases(_words(vocab, *_ROLE_TERMS)):
+        elif (condition or _phase_word(tokens, i + size, vocab)) and found in _phrases(
+            _words(vocab, *_ROLE_TERMS)
+        ):
             roles.add(vocab.roles[" ".join(found)])
         elif condition and " ".join(found) in vocab.role_verbs:
             roles.add(vocab.role_verbs[" ".join(found)])  # "when we trade"
@@ -469,6 +471,11 @@ def _lead_words(
             return None
         i += size
     return frozenset(roles)
+
+
+def _phase_word(tokens: list[str], at: int, vocab: Vocabulary) -> bool:
+    """Whether the word at ``at`` makes the role before it its phase ("trader phase")."""
+    return at < len(tokens) and tokens[at] in vocab.phase_words
 
 
 @cache
@@ -501,6 +508,20 @@ def phase_named(text: str, vocab: Vocabulary = ENGLISH) -> frozenset[Role]:
     """The roles whose phase ``text`` says its order is for, in the politeness dropped
     before reading it ("sell tobacco in the trader phase"): it must be an order of it."""
     return frozenset(r for p, roles in _phase_courtesies(vocab) if p.search(text) for r in roles)
+
+
+def takes_back_only(
+    text: str, vocab: Vocabulary = ENGLISH, own: frozenset[str] = frozenset()
+) -> bool:
+    """Whether ``text`` only takes back what came before it: its other words are known
+    and name nothing of the game ("Never mind.", "Cancel that, sorry", "actually,
+    wait"; not "Sorry for the delay")."""
+    if "?" in text or not _taking_back(vocab).search(text):
+        return False
+    rest = _taking_back(vocab).sub(" ", normalise(text, vocab))
+    if any(w.lower() not in known(vocab) | own for w in _LEAD_TOKEN.findall(rest)):
+        return False  # "Sorry for the delay": more than a taking-back
+    return _lead_words(rest, vocab, own=own) == frozenset()
 
 
 def names_nothing(
@@ -827,6 +848,7 @@ __all__ = [
     "reasoned",
     "says_something",
     "slips_of",
+    "takes_back_only",
     "trailing_condition",
     "unchecked_condition",
     "when_blanked",

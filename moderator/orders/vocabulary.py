@@ -120,6 +120,9 @@ class Vocabulary:
     # After ``first_person``, words that make no new order of what follows: a purpose
     # ("so I can ship"), a refusal ("but I won't take the university"; and NO, DONT).
     purposes: tuple[str, ...] = ()
+    # Words that make a role named before them its phase ("trader phase: tobacco"), as
+    # a condition does.
+    phase_words: tuple[str, ...] = ()
     # The conditions that only say when in the turn ("once Bob is done", "after Anna"):
     # another player may be named in them.
     times: tuple[str, ...] = ()
@@ -603,8 +606,11 @@ ENGLISH = Vocabulary(
     conditions=(
         *("when", "whenever", "once", "if", "in case", "just in case", "after", "during"),
         *("for", "by the time", "as soon as", "should", "at the end of", "by the end of"),
-        "for the end of",
+        *("for the end of", "in the event of", "in the event that", "if and when"),
+        # what the order is about: its phase ("re the trader:", "as for the captain,")
+        *("re", "regarding", "as for", "as to", "concerning"),
     ),
+    phase_words=("phase", "turn", "round"),
     times=("when", "whenever", "once", "after", "by the time", "as soon as"),
     negations=(
         *("unless", "nobody", "no one", "noone", "never", "neither", "nor", "cannot"),
@@ -831,7 +837,8 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"{codes(vocab.interjections)} or a greeting to {codes(vocab.addressees)} "
         "(`Morning all -`), or when the order is for, up to a colon, a comma or a dash "
         f"or up to its verb: starting with {codes(vocab.conditions)} it may name the "
-        "role whose phase the order is for (`if there's a trader phase, sell corn`). "
+        "role whose phase the order is for (`if there's a trader phase, sell corn`), "
+        f"and so may a role before {codes(vocab.phase_words)} (`trader phase: corn`). "
         f"Words with {codes(vocab.negations)} are never passed over, nor another "
         "player's name: an order after it is not read as yours, unless the name is in "
         f"words that only say when, starting with {codes(vocab.times)} (`once Bob is "
