@@ -550,6 +550,41 @@ def test_a_no_to_the_colonist_not_understood_stops_the_answer(position: str, no:
     assert all(", no" in a.meaning for a in report.accepted if a.action), report.render()
 
 
+def test_a_no_to_the_colonist_not_understood_stops_a_tile_ordered_after_the_hacienda() -> None:
+    """The no stops the tile also when it is a later step of the turn (Chris, with a
+    hospice, answers his hacienda first); the hacienda's answer, which it does not
+    touch, is done."""
+    game = load_position("hacienda")
+    seat = game.deciding()[0]
+    for no in ("Don't bother with the hospice guy.", "skip the colonist from the hospice"):
+        report = check_mail(f"Hacienda yes, then sugar. {no}", game, seat)
+        assert [a.meaning for a in report.accepted if a.action] == ["hacienda"], report.render()
+        assert "hospice" in report.render()
+
+
+@pytest.mark.parametrize(
+    "no",
+    [
+        "No thanks to the face-down one.",
+        "nah, the face-down draw isn't for me",
+        "No gamble on the hacienda",
+        "The random tile thing - nope.",
+    ],
+)
+def test_a_no_not_understood_stops_the_hacienda_s_default_and_the_tile(no: str) -> None:
+    """A tile ordered while the hacienda is asked takes the hacienda's default on the
+    way; not when a part of the mail not understood says no, which may decline the
+    hacienda: neither is done, and the player is told to answer the hacienda first."""
+    game = load_position("hacienda")
+    seat = game.deciding()[0]
+    for text in (f"{no.rstrip('.')}. I'll settle corn.", f"settle corn\n{no}"):
+        report = check_mail(text, game, seat)
+        assert report.actions == [] and report.queued == [], report.render()
+        assert '"no hacienda"' in report.render(), report.render()
+    taken = check_mail("settle corn\nthanks all", game, seat)
+    assert [a.meaning for a in taken.accepted] == ["hacienda", "settle corn"], taken.render()
+
+
 @pytest.mark.parametrize("position", ONE_ANSWER)
 @pytest.mark.parametrize("name", ["Dave", "Shep", "Kip", "Sell", "Bild"])
 def test_a_sign_off_that_is_an_order_word_with_a_slip_is_a_name(position: str, name: str) -> None:

@@ -329,7 +329,7 @@ def check_mail(
     now_line: int | None = None  # the line that answered (or failed) the current decision
     now_item: Accepted | None = None  # its answer, while no other answer contradicts it
     unpicked: tuple[int, RoleCmd] | None = None  # the role asked now, that failed
-    unread: list[tuple[int | None, str]] = []  # the orders not understood: line, text
+    unread: list[tuple[int | None, str]] = []  # the parts not read as orders: line, text
     withdrawn: OrderError | None = None  # a line that takes back the orders before it
     for item in items:
         if isinstance(item, OrderError):
@@ -340,6 +340,7 @@ def check_mail(
             if _backs(own, item, items, game, seat):
                 # The orders before it are taken back: the mail starts again after it.
                 report.accepted, now_line, now_item, unpicked = [], None, None, None
+                unread.clear()
                 continue
             ignored = _courtesy(own) or _heading(own) or interjection(own) or _only_back(own)
             ignored = ignored or hesitation(own) or _chat(own, item, items, game, seat)
@@ -350,8 +351,7 @@ def check_mail(
                     item, own, game, seat
                 )
                 report.errors.append(why.with_legal(report.legal))
-                if isinstance(why, OrderSyntaxError):
-                    unread.append((item.line_no, own))
+                unread.append((item.line_no, own))
             continue
         asked = _question(item, said, game, seat, hesitant) or _not_for_now(item, game, seat)
         if asked is not None:
@@ -504,9 +504,8 @@ def check_mail(
     if withdrawn is not None:
         _withdrawn(report, withdrawn)
     _whole_colonist_order(report, decision)
-    _unread_detail(report, decision, now_item)
     _loose_alone(report)
-    _unread_wharf(report, unread)
+    _unread_may_change(report, unread)
     if unpicked is not None:
         _without_role(report, *unpicked)
     _complete_turn(report, game, seat, says_hacienda)
@@ -537,26 +536,6 @@ def _other_wharf(report: Report, command: GameCommand) -> Accepted | None:
 @cache
 def _wharf_words(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     return re.compile(rf"\b(?:{'|'.join(map(phrase, vocab.term('WHARF').words))})\b", re.I)
-
-
-def _unread_wharf(report: Report, unread: list[tuple[int | None, str]]) -> None:
-    """The mail's use of the wharf is not done when an order of it that was not
-    understood names the wharf too ("And the tobacco on the wharf too."): it may be a
-    second use, and the wharf is used once a phase."""
-    used = next((a for a in report.accepted if isinstance(a.command, WharfCmd)), None)
-    said = next(((n, t) for n, t in unread if _wharf_words().search(t)), None)
-    if used is None or said is None:
-        return
-    report.accepted.remove(used)
-    report.errors.append(
-        IllegalOrder(
-            f'not done: line {said[0]} ("{said[1].strip()}") was not understood and names '
-            "the wharf, which is used once a phase; write the one you use"
-        )
-        .at(used.text, used.line_no)
-        .with_legal(report.legal)
-    )
-    report.errors.sort(key=lambda e: e.line_no or 0)
 
 
 _WHOLE = (DecisionKind.MAYOR, DecisionKind.STORE)
@@ -648,30 +627,60 @@ def _colonist_detail(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     return re.compile(rf"\b(?:{'|'.join(map(re.escape, words))})\b")
 
 
-def _unread_detail(report: Report, decision: Decision | None, now: Accepted | None) -> None:
-    """The answer to the decision asked is not done when a line of the mail that was not
-    understood says no to its hospice or university colonist ("Corn. Skip the hospice."):
-    that line may change it."""
-    if decision is None or now is None or now not in report.accepted:
-        return
-    if decision.kind not in (DecisionKind.SETTLE, DecisionKind.BUILD):
-        return
-    detail = "hospice" if decision.kind is DecisionKind.SETTLE else "university"
-    for err in report.errors:
-        said = err.line.lower()
-        named = _colonist_detail().search(said)
-        if said != now.text.lower() and named and negation().search(said):
-            report.accepted.remove(now)
+def _kind_of(item: Accepted) -> DecisionKind | None:
+    return item.key.kind if item.key is not None else target_kind(item.command)
+
+
+def _unread_may_change(report: Report, unread: list[tuple[int | None, str]]) -> None:
+    """An order is not done when a part of the mail that was not understood may change
+    it, and the player is told what to write instead:
+
+    - a use of the wharf, when the part names the wharf ("And the tobacco on the wharf
+      too."): it may be a second use, and the wharf is used once a phase;
+    - a tile or a building, when the part says no to a colonist ("Corn. Skip the
+      hospice."): the hospice's or university's colonist may be declined;
+    - the hacienda's default taken on the way to a tile, when the part says no ("No
+      thanks to the face-down one. I'll settle corn."): it may decline the hacienda.
+      The tile goes with it, since it would be taken after the hacienda's draw."""
+    default = [a for a in report.accepted if a.text == _HACIENDA_DEFAULT]
+    for line_no, text in unread:
+        said = text.lower()
+        at_stake: list[Accepted] = []
+        why = ""
+        if _wharf_words().search(said):
+            at_stake = [a for a in report.accepted if isinstance(a.command, WharfCmd)]
+            why = "names the wharf, which is used once a phase; write the one you use"
+        elif negation().search(said) and _colonist_detail().search(said):
+            at_stake = [a for a in report.accepted if _kind_of(a) in _WITH_COLONIST]
+            why = "may say no to the colonist; write the order whole, " + " or ".join(
+                f'like "{a.meaning}, no {_WITH_COLONIST[k]}"'
+                if a.meaning
+                else f'with "no {_WITH_COLONIST[k]}" to decline him'
+                for a in at_stake
+                if (k := _kind_of(a)) in _WITH_COLONIST
+            )
+        elif negation().search(said) and default:
+            at_stake = [a for a in report.accepted if _kind_of(a) is _SETTLE]
+            why = 'may say no to the hacienda; write "hacienda" or "no hacienda" first'
+        if any(_kind_of(a) is _SETTLE for a in at_stake):
+            at_stake += default  # taken only on the way to the tile
+        for item in at_stake:
+            if item in report.accepted:
+                report.accepted.remove(item)
+        shown = next((a for a in at_stake if a.text != _HACIENDA_DEFAULT), None)
+        if shown is not None:
             report.errors.append(
                 IllegalOrder(
-                    f'not done: line {err.line_no} ("{err.line.strip()}") was not '
-                    "understood and may change it; write the order whole, like "
-                    f'"{now.meaning}, no {detail}"'
+                    f'not done: line {line_no} ("{text.strip()}") was not understood and {why}'
                 )
-                .at(now.text, now.line_no)
+                .at(shown.text, shown.line_no)
                 .with_legal(report.legal)
             )
-            return
+    report.errors.sort(key=lambda e: e.line_no or 0)
+
+
+# The decisions whose order takes a colonist too, and the building he comes from.
+_WITH_COLONIST = {DecisionKind.SETTLE: "hospice", DecisionKind.BUILD: "university"}
 
 
 def _not_for_now(item: Parsed, game: Game, seat: int) -> OrderError | None:

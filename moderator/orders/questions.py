@@ -17,7 +17,7 @@ from .format import format_action
 from .parser import Parsed, parse_mail
 from .reading import decided, has_verb, phrase, says_something
 from .resolve import decision_of, or_list, resolve
-from .vocabulary import ENGLISH, Vocabulary
+from .vocabulary import ENGLISH, Vocabulary, negation
 
 # The words of a question before an order that it names, at the most.
 _ASIDE = 3
@@ -171,7 +171,10 @@ def question(
             f"a question, between {listed}: nothing was done; write the one you choose",
             options,
         )
-    if (led or unread) and options:
+    # (never with a no in the question, which the order written out could turn round:
+    # "No colonist from the hospice, ok?"; a no after it answers it: "corn? no")
+    asked = text.rpartition("?")[0] or text
+    if (led or unread) and options and negation().search(asked) is None:
         return Question(f'a question: nothing was done; to order it, write "{options[0]}"', options)
     if unread:
         return Question(

@@ -374,7 +374,7 @@ ENGLISH = Vocabulary(
             ("pass", "nothing", "none", "skip", "decline", "declines", "refuse", "refuses"),
             "decline",
         ),
-        Term("NO", ("no", "not"), "no"),
+        Term("NO", ("no", "not", "nope", "nah"), "no"),
         Term("DONT", ("don't", "dont", "do not"), "do not"),
         Term("USE", ("use", "using"), "use"),
         Term("WITH", ("with",), "with"),
@@ -717,11 +717,12 @@ def not_now(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
 
 @cache
 def negation(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
-    """A word that says no ("no", "don't", "without", "skip", "except", "never")."""
+    """A word that says no ("no", "don't", "without", "skip", "except", "never", "isn't")."""
     said = (*vocab.term("NO").words, *vocab.term("DONT").words, *vocab.term("WITHOUT").words)
     said += (*vocab.term("PASS").words, *vocab.exclusions)
     words = "|".join(_alternative(w) for w in sorted(set(said), key=len, reverse=True))
-    return re.compile(rf"\b(?:{words})", re.IGNORECASE)
+    # and any verb with "n't" ("isn't", "won't", "doesn't")
+    return re.compile(rf"\b(?:{words}|\w+n['’]t\b)", re.IGNORECASE)
 
 
 def verb_words(vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
