@@ -54,7 +54,7 @@ from moderator.orders.commands import (
 from moderator.orders.parser import Parsed, parse_mail
 from moderator.orders.vocabulary import ENGLISH, words
 
-GAMES = 500  # seeded random games, 125 of each player count
+GAMES = 120  # seeded random games, 30 of each player count (over 100,000 actions)
 MAYOR_SAMPLE = 20
 NAMES = ("Anna", "Bob", "Chris", "David", "Eve")
 
