@@ -289,3 +289,20 @@ def test_a_last_line_that_only_takes_back_leaves_the_mail_undone(back: str, orde
 def test_an_apology_after_an_order_takes_nothing_back() -> None:
     report = check_mail("build harbor\nSorry for the delay, long week", load_position("build"), 0)
     assert [a.meaning for a in report.accepted] == ["build harbor"], report.render()
+
+
+@FAST
+@given(
+    st.sampled_from(["Enjoy your weekend all", "Talk soon, fingers crossed", "Speak soon"]),
+    st.sampled_from(["OK here goes - ", "Right then: ", "Anna's orders: ", "My orders: ", ""]),
+)
+def test_a_closing_and_a_heading_do_not_stop_a_colonist_order(closing: str, lead: str) -> None:
+    game = load_position("mayor")
+    report = check_mail(f"{lead}{COLONISTS}\n{closing}", game, 0)
+    assert report.errors == [], report.render()
+    assert [type(a) for a in report.actions] == [PlaceColonists]
+
+
+def test_orders_heads_an_order_only_before_a_colon() -> None:
+    assert lead_in("My orders: settler") is not None
+    assert lead_in("My orders, settler") is None  # ("orders" asks for the orders)

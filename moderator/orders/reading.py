@@ -416,17 +416,22 @@ class Lead:
 
 
 def _lead_words(
-    text: str, vocab: Vocabulary, ties: bool = False, own: frozenset[str] = frozenset()
+    text: str,
+    vocab: Vocabulary,
+    ties: bool = False,
+    own: frozenset[str] = frozenset(),
+    heading: bool = False,
 ) -> frozenset[Role] | None:
     """The roles named by ``text``, words of the writer's before an order, when they say
     nothing else of the game; None when they do (a good, a building, a number, a verb,
     a no, a question) and so may be part of it. A condition ("when", "if") may name a
     role, or its phase by what it does ("when we trade"), and someone taking it.
     ``ties``: a role is picked now, and a word that ties a role to its step ("for the
-    trader: coffee") starts no condition. ``own``: the writer's names ("Bob here")."""
+    trader: coffee") starts no condition. ``own``: the writer's names ("Bob here").
+    ``heading``: they end with a colon, and may say orders follow ("My orders:")."""
     tokens = [t.lower() for t in _LEAD_TOKEN.findall(text)]
     bearing = _bearing(vocab)
-    greeting = _phrases(vocab.greetings)
+    greeting = _phrases((*vocab.greetings, *vocab.interjections))
     longest = max(map(len, bearing | greeting))
     conditions = _phrases(c for c in vocab.conditions if not (ties and c in vocab.step_joints))
     condition = False
@@ -445,7 +450,7 @@ def _lead_words(
             condition, size = True, cond
         elif word.isdigit() or word.endswith("n't"):
             return None
-        elif found is None and word in own:
+        elif found is None and _own(word, own):
             pass
         elif found is None:
             fixes = slips_of(word, vocab)
@@ -455,6 +460,8 @@ def _lead_words(
             pass
         elif found in _phrases(vocab.mention_fillers):
             pass  # "as I'm offline", "quick one": names nothing alone
+        elif heading and found in _phrases(_words(vocab, "ORDERS")):
+            pass
         elif found in _phrases(vocab.addressees) and tokens[0] in _greeting_words(vocab):
             pass  # "Morning all", "Hi everyone"
         elif (condition or _phase_word(tokens, i + size, vocab)) and found in _phrases(
@@ -471,6 +478,11 @@ def _lead_words(
             return None
         i += size
     return frozenset(roles)
+
+
+def _own(word: str, own: frozenset[str]) -> bool:
+    """Whether ``word`` is the writer's name ("bob", "bob's")."""
+    return word in own or (word.endswith("'s") and word[:-2] in own)
 
 
 def _phase_word(tokens: list[str], at: int, vocab: Vocabulary) -> bool:
@@ -666,11 +678,15 @@ def lead_in(
         piece = text[at : m.start()] if m is not None else ""
         # (an order must follow, not politeness alone: "I'd like to produce, thanks")
         end = m is not None and bool(normalise(text[m.end() :], vocab).strip())
-        said = _lead_words(piece, vocab, ties, own) if end else None
+        # (a heading may say what follows: "My orders:", "Bob's orders for now:")
+        heading = m is not None and m.group(0).strip().startswith(":")
+        said = _lead_words(piece, vocab, ties, own, heading) if end else None
         words = _LEAD_TOKEN.findall(piece)
         if m is None or said is None or len(words) > _MAX_LEAD_WORDS:
             break
-        if len(words) == 1 and words[0].lower() not in known(vocab) | own:
+        if len(words) == 1 and not (
+            words[0].lower() in known(vocab) or _own(words[0].lower(), own)
+        ):
             break  # "Zyx: 2 on coffee roaster": a place we do not know, maybe
         at, roles = m.end(), roles | said
     # A condition up to the verb of the order, no sign between ("If someone picks the

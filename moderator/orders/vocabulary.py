@@ -500,6 +500,7 @@ ENGLISH = Vocabulary(
         "thanks",
         "thx",
         "ta",
+        "very much",
         "cheers",
         # Asides on the order's line ("the quarry too", "sell corn as well").
         "as well",
@@ -529,6 +530,7 @@ ENGLISH = Vocabulary(
         "ciao",
         "good luck",
         "have fun",
+        *("enjoy your", "speak soon", "talk soon", "see you"),
         *("morning", "good morning", "afternoon", "good afternoon", "evening", "good evening"),
         *("howdy", "hiya", "yo"),
     ),
@@ -597,7 +599,8 @@ ENGLISH = Vocabulary(
     choices=("between",),
     interjections=(
         *("ok", "okay", "hmm", "hmmm", "hm", "well", "so", "right", "alright", "sure"),
-        *("yes", "yeah", "anyway", "anyhow", "righto", "okey dokey"),
+        *("yes", "yeah", "anyway", "anyhow", "righto", "okey dokey", "here goes"),
+        *("here we go", "go on then", "right then", "well then", "so then"),
     ),
     addressees=(
         *("all", "everyone", "everybody", "guys", "folks", "people", "team", "gang"),
