@@ -681,7 +681,9 @@ def test_undecided_between_orders_is_asked_back_naming_them(position: str) -> No
             report = check_mail(text, game, seat)
             assert [a.meaning for a in report.accepted] == [second], (text, report.render())
             assert report.errors == [], (text, report.render())
-        # "I was thinking captain but no, trader"
+        # "captain, I'd rather trader", "I was thinking captain but no, trader"
+        report = check_mail(f"{bare[0]}, I'd rather {bare[1]}", game, seat)
+        assert [a.meaning for a in report.accepted] == [second], report.render()
         report = check_mail(f"{wait} {bare[0]} but no, {bare[1]}", game, seat)
         assert [a.meaning for a in report.accepted] == [second], report.render()
 
@@ -781,6 +783,8 @@ def test_a_reason_given_with_an_order_is_not_read(position: str) -> None:
     reason = f"{other} went for {second}"
     texts = [f"{reason} {then} I'll {first}" for then in (*ENGLISH.consequences, "but")]
     texts += [f"{r} {reason}, I'll {first}" for r in ENGLISH.reasons]
+    texts += [f"{r} {reason} I'll {first}" for r in ENGLISH.reasons]
+    texts += [f"{reason}, {so} {first}" for so in ENGLISH.consequences]
     texts += [f"{first}, {r} {reason}" for r in ENGLISH.reasons if r not in ("as",)]
     for text in texts:
         report = check_mail(text, game, seat)

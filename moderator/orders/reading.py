@@ -159,6 +159,7 @@ def _correction_start(vocab: Vocabulary) -> re.Pattern[str]:
     punct = r"[,!.:\-\u2013\u2014]"
     marker = rf"(?:(?:{long_})\b|(?:{short})\b(?:\s*{punct}|\s+(?=(?:{short}|{long_})\b)))"
     lead = rf"(?:(?:{_interjections(vocab)}|oh|ah+|um+|uh+|er+)\b[\s,!.:\-\u2013\u2014]*)*"
+    lead += rf"(?:{'|'.join(map(phrase, vocab.first_person))})?\s*"  # ("I'd rather ...")
     return re.compile(rf"^\s*{lead}(?:{marker}[\s,!.:\-\u2013\u2014]*)+", re.IGNORECASE)
 
 
@@ -209,11 +210,19 @@ def _reasons(vocab: Vocabulary) -> tuple[re.Pattern[str], re.Pattern[str], re.Pa
     then = alternatives((*vocab.consequences, *vocab.contrasts))
     # (not a purpose, "so I can ship", nor a no, "but I don't want the colonist")
     nots = alternatives((*vocab.purposes, *vocab.term("DONT").words, *vocab.term("NO").words))
-    me = rf"(?:{alternatives(vocab.first_person)})\b(?!\s+(?:{nots})\b)"
+    anyone = rf"(?:{alternatives(vocab.first_person)})\b"
+    me = rf"{anyone}(?!\s+(?:{nots})\b)"
+    so = alternatives(vocab.consequences)
     return (
-        re.compile(rf"^\W*(?:{because})\b(?P<why>[^,;:]*)[,;:]\s*(?={me})", re.IGNORECASE),
-        re.compile(rf"^(?P<why>\W*\w.*?)[\s,;]\s*(?:{then})\b[\s,;:]*(?={me})", re.IGNORECASE),
-        re.compile(rf"(?<=\w)[\s,;:\-\u2013\u2014]*\b(?:{after})\b(?P<why>.*)$", re.IGNORECASE),
+        # "since X, I'll ...", "since X I'll ..." (the last first person)
+        re.compile(rf"^\W*(?:{because})\b(?P<why>[^,;:]*?[,;:]|.*\s)\s*(?={me})", re.I),
+        # "X so I'll ...", "X but I'll ...", "X, so <order>" (not "..., so I can")
+        re.compile(
+            rf"^(?P<why>\W*\w.*?)(?:[\s,;]\s*(?:{then})\b[\s,;:]*(?={me})"
+            rf"|[,;]\s*(?:{so})\b[\s,;:]*(?=\w)(?!{anyone}))",
+            re.I,
+        ),
+        re.compile(rf"(?<=\w)[\s,;:\-\u2013\u2014]*\b(?:{after})\b(?P<why>.*)$", re.I),
     )
 
 
@@ -236,7 +245,7 @@ def reasoned(text: str, vocab: Vocabulary = ENGLISH) -> Reasoned | None:
     lead, then, trail = _reasons(vocab)
     for m in (lead.match(readable), then.match(readable)):
         if m is not None and readable[m.end() :].strip():
-            return Reasoned(m.end(), len(text), m.group("why").strip())
+            return Reasoned(m.end(), len(text), m.group("why").strip(" ,;:"))
     m = trail.search(readable)
     if m is None or not readable[: m.start()].strip():
         return None
@@ -333,7 +342,11 @@ def _correction(vocab: Vocabulary) -> re.Pattern[str]:
     # The last correction counts; markers may follow one another ("sorry, I mean"), and
     # come after punctuation or a contrast ("captain but no, trader").
     but = "|".join(map(phrase, vocab.contrasts)) or r"(?!)"
-    return re.compile(rf"\w.*(?:[?!.,;:\-\u2013\u2014]|\b(?:{but})\b)\s*{marker}+", re.IGNORECASE)
+    me = "|".join(map(phrase, vocab.first_person))  # ("captain, I'd rather trader")
+    return re.compile(
+        rf"\w.*(?:[?!.,;:\-\u2013\u2014]|\b(?:{but})\b)\s*(?:(?:{me})\s+)?{marker}+",
+        re.IGNORECASE,
+    )
 
 
 def ends_back(text: str, vocab: Vocabulary = ENGLISH) -> bool:

@@ -855,7 +855,8 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"(`since nobody wants corn, I'll ship sugar`, `trader, since the settler is gone`), "
         f"or comes before {codes(vocab.consequences)} or {codes(vocab.contrasts)} and an "
         f"order in the first person ({codes(vocab.first_person)}: `Bob took the builder, so "
-        "I'll go trader`). When the reason reads as an order too, you are asked which."
+        "I'll go trader`), or a comma and `so` and an order (`no money for the harbor, so "
+        "the factory`). When the reason reads as an order too, you are asked which."
     )
     lines.append(
         "A word with one letter wrong, added, missing or two letters swapped is read as "
