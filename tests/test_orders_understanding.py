@@ -15,6 +15,7 @@ from test_orders_resolve import AFTER, mayor_game, pick, seed_000, trader_game
 from moderator.engine.actions import (
     Build,
     DecisionKind,
+    ExtraGood,
     Load,
     PickRole,
     PlaceColonists,
@@ -793,3 +794,38 @@ def test_a_reason_given_with_an_order_is_not_read(position: str) -> None:
     report = check_mail(f"{second}, but I'll {first}", game, seat)
     assert report.actions == [] and report.queued == [], report.render()
     assert any(isinstance(e, AmbiguousOrder) for e in report.errors), report.render()
+
+
+@pytest.mark.parametrize("position", ONE_ANSWER)
+def test_a_choice_left_to_the_moderator_is_asked_back(position: str) -> None:
+    """The moderator never chooses for a player: "anything but X" is asked back naming
+    every order but X, "you decide" with nothing named asks for the order; nothing is
+    done."""
+    game, seat, first, _ = _two_answers(position)
+    legal = legal_orders(game, seat)
+    left = [o for o in legal if o != first]
+    for text in (f"anything but {first}", f"anything except {first}, you pick"):
+        report = check_mail(text, game, seat)
+        if len(left) == 1 and report.actions:  # (one left: "anything but the hacienda")
+            assert [a.meaning for a in report.accepted] == left, report.render()
+            continue
+        assert report.actions == [] and report.queued == [], report.render()
+        (err,) = report.errors
+        assert isinstance(err, Question), err.reason
+        assert list(err.alternatives) == left, err.alternatives
+    for text in ("surprise me", "Dealer's choice!", "whatever you think, I don't care which"):
+        report = check_mail(text, game, seat)
+        assert report.actions == [] and report.queued == [], report.render()
+        assert [type(e) for e in report.errors] == [Question], report.render()
+
+
+@pytest.mark.parametrize("no", ["except", "not", "no", "without", "never"])
+def test_an_extra_barrel_said_no_to_is_never_taken(no: str) -> None:
+    """ "except extra sugar": the no is for the barrel of that good (once it was read by
+    what it names as "extra sugar")."""
+    game = load_position("craftsman")
+    seat = game.deciding()[0]
+    for o in legal_orders(game, seat):
+        if o.startswith("extra "):
+            report = check_mail(f"{no} {o} for me", game, seat)
+            assert not any(isinstance(a, ExtraGood) for a in report.actions), report.render()

@@ -31,7 +31,7 @@ from .elsewhere import elsewhere
 from .errors import AlreadyDone, AmbiguousOrder, IllegalOrder, OrderError, OrderSyntaxError
 from .format import format_action, legal_orders
 from .parser import Alternative, Parsed, Segment, parse_mail, password, read_mail
-from .questions import hesitation, question, undecided
+from .questions import hesitation, question, undecided, undecided_only
 from .queue import (
     DecisionKey,
     QueuedOrder,
@@ -343,11 +343,15 @@ def check_mail(
                 unread.clear()
                 continue
             ignored = _courtesy(own) or _heading(own) or interjection(own) or _only_back(own)
+            if hesitation(own) and not ordered:
+                # Only a hesitation ("Not sure yet"): nothing was decided, said so.
+                report.errors.append(undecided_only(own).at(item.line, item.line_no))
+                continue
             ignored = ignored or hesitation(own) or _chat(own, item, items, game, seat)
             # (a reason, on a line with an order: "since nobody wants corn, I'll ship sugar")
             ignored = ignored or (reason_only(own) and item.line_no in ordered)
             if not (ignored or _signature(own, item, items, game)):
-                why = _question(item, said, game, seat, hesitant) or _explained(
+                why = _question(item, said, game, seat, hesitant, not ordered) or _explained(
                     item, own, game, seat
                 )
                 report.errors.append(why.with_legal(report.legal))
@@ -804,17 +808,23 @@ def _chat(
 
 
 def _question(
-    item: Parsed | OrderError, said: dict[int, str], game: Game, seat: int, hesitant: bool
+    item: Parsed | OrderError,
+    said: dict[int, str],
+    game: Game,
+    seat: int,
+    hesitant: bool,
+    alone: bool = False,
 ) -> OrderError | None:
     """The order of ``item`` if it is a question (questions.question), placed in its
     line: asked back, never done. ``hesitant``: the mail says its writer has not decided
-    (questions.undecided): a choice between orders is then a question too."""
+    (questions.undecided): a choice between orders is then a question too; ``alone``:
+    no order of the mail was read."""
     if isinstance(item, Parsed):
         seg = item.segment
         asked = question(seg.text, game, seat, hesitant=hesitant)
         return None if asked is None else asked.at(seg.line, seg.line_no)
     own = said.get(id(item), item.line)
-    asked = question(own, game, seat, unread=True, hesitant=hesitant)
+    asked = question(own, game, seat, unread=True, hesitant=hesitant, alone=alone)
     return None if asked is None else asked.at(item.line, item.line_no)
 
 

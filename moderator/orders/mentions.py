@@ -406,6 +406,8 @@ def _extra(ms: Sequence[Mention], vocab: Vocabulary) -> Proposal | None:
     if not _only(ms, {"good", "extra", "barrel", "yes", "verb", "number"}) or not _ones(ms, vocab):
         return None
     goods = _distinct([vocab.goods[m.text].label for m in ms if m.cls == "good" and not m.negated])
+    if goods and any(m.negated for m in ms if m.cls in ("extra", "barrel")):
+        return None  # "except extra sugar", "no extra barrel of coffee": the good is said no to
     if goods:
         return _proposal([f"extra {g}" for g in goods])
     said = [m for m in ms if m.cls in ("extra", "barrel")]

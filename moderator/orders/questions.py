@@ -13,7 +13,7 @@ from ..engine.actions import DecisionKind
 from ..engine.game import Game
 from .commands import Command, GameCommand, RoleCmd, is_absence, is_service, target_kind
 from .errors import OrderError, Question
-from .format import format_action
+from .format import format_action, legal_orders
 from .parser import Parsed, parse_mail
 from .reading import decided, has_verb, phrase, says_something
 from .resolve import decision_of, or_list, resolve
@@ -71,6 +71,8 @@ def _options(text: str, game: Game, seat: int, vocab: Vocabulary) -> list[str]:
         # The question's own words before the order ("is better: build ...") are not
         # part of it: the part is read from each of its first words on.
         for start in range(min(len(words), _ASIDE + 1)):
+            if start and negation(vocab).search(" ".join(words[:start])):
+                break  # "not the mayor" names no option
             part = " ".join(words[start:])
             found = _read(part, kind) or (_read(f"{verb} {part}", kind) if verb else None)
             if found is not None:
@@ -151,17 +153,22 @@ def question(
     unread: bool = False,
     vocab: Vocabulary = ENGLISH,
     hesitant: bool = False,
+    alone: bool = False,
 ) -> Question | None:
     """The question ``text`` asks, to be asked back (nothing of it is done): a text
     that starts like a question ("should I", "which"), or ends with a question mark and
     names two orders or more ("Trader? Or captain?"); ``unread`` (the text is no order
     as written): any text with a question mark. None: no question (an order with a
     question mark, "Captain?", is an order). ``hesitant``: the text's line says its
-    writer has not decided yet; two orders or more named are then a question too."""
+    writer has not decided yet; two orders or more named are then a question too.
+    ``alone``: no order of the mail was read; an unread text that says its writer has
+    not decided ("anything but mayor") is then asked back too."""
     led = _lead(vocab).match(text) is not None
     # Undecided, a choice is a question ("trader or mayor. Let me think"); a list
     # without "or" ("not sure about it: 1 on corn, 1 on sugar") stays an order.
     hesitant = hesitant and _choice(vocab).search(text) is not None
+    if alone and unread and not (led or hesitant or "?" in text) and undecided(text, vocab):
+        return _left_to_us(text, game, seat, vocab)
     if not (led or hesitant or _ASKS.search(text) or (unread and "?" in text)):
         return None
     options = _options(text, game, seat, vocab)
@@ -185,4 +192,29 @@ def question(
     return None
 
 
-__all__ = ["hesitation", "question", "undecided"]
+@cache
+def _except(vocab: Vocabulary) -> re.Pattern[str]:
+    """Where the orders a choice left to the moderator excludes start ("anything but")."""
+    words = (*vocab.term("EXCEPT").words, *vocab.exclusions)
+    return re.compile(rf"\b(?:{'|'.join(map(phrase, words))})\b", re.IGNORECASE)
+
+
+def _left_to_us(text: str, game: Game, seat: int, vocab: Vocabulary) -> Question:
+    """A text not read as an order that leaves the choice to the moderator ("anything
+    but mayor", "put them somewhere useful, you decide"): he never chooses for a
+    player; asked back naming the orders not excluded."""
+    cut = _except(vocab).search(text)
+    excluded = _options(text[cut.end() :], game, seat, vocab) if cut else []
+    if excluded:
+        left = [o for o in legal_orders(game, seat) if o not in excluded]
+        listed = or_list([f'"{o}"' for o in left], "and")
+        return Question(f"not decided: nothing was done; write one of {listed}", left)
+    return undecided_only(text)
+
+
+def undecided_only(text: str) -> Question:
+    """A text that only says its writer has not decided, asked back."""
+    return Question("not decided: nothing was done; write the order you choose", ())
+
+
+__all__ = ["hesitation", "question", "undecided", "undecided_only"]

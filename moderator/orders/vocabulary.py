@@ -595,6 +595,8 @@ ENGLISH = Vocabulary(
         *("thought about", "was tempted", "not certain", "hesitating", "wavering"),
         *("either works", "both are fine", "both fine", "doesn't matter", "does not matter"),
         *("whichever you like", "whichever you prefer"),
+        *("anything but", "anything except", "anything apart from", "whatever you think"),
+        *("surprise me", "you pick", "dealer's choice", "don't care which"),
     ),
     choices=("between",),
     interjections=(
@@ -833,7 +835,9 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
     lines.append(
         f"A choice between orders (`or`, or {codes(vocab.choices)} with `and`) is asked back too "
         f"in a mail that says you have not decided: {codes(vocab.undecided)}. A decision after "
-        f"that and {codes(vocab.contrasts)} is the order (`Not sure, but trader`)."
+        f"that and {codes(vocab.contrasts)} is the order (`Not sure, but trader`). A choice "
+        "left to the moderator is asked back naming the orders it leaves (`anything but the "
+        "mayor`): he never chooses for you."
     )
     lines.append(
         "Your own words before an order are passed over when they name nothing of the "
