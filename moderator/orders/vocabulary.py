@@ -596,7 +596,7 @@ ENGLISH = Vocabulary(
         *("either works", "both are fine", "both fine", "doesn't matter", "does not matter"),
         *("whichever you like", "whichever you prefer"),
         *("anything but", "anything except", "anything apart from", "whatever you think"),
-        *("surprise me", "you pick", "dealer's choice", "don't care which"),
+        *("surprise me", "you pick", "dealer's choice", "don't care"),
     ),
     choices=("between",),
     interjections=(
