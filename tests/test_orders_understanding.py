@@ -31,7 +31,14 @@ from moderator.orders.commands import AwayCmd, KeepCmd, KeepItem, SettleCmd, Whe
 from moderator.orders.errors import Question
 from moderator.orders.format import legal_orders
 from moderator.orders.parser import Alternative, Parsed, Segment, parse_mail, segments
-from moderator.orders.reading import MENTIONS_TIER, Reading, clauses, readings, slips_of
+from moderator.orders.reading import (
+    MENTIONS_TIER,
+    Reading,
+    clauses,
+    normalise,
+    readings,
+    slips_of,
+)
 from moderator.orders.resolve import decision_of
 from moderator.orders.vocabulary import ENGLISH
 
@@ -829,3 +836,24 @@ def test_an_extra_barrel_said_no_to_is_never_taken(no: str) -> None:
         if o.startswith("extra "):
             report = check_mail(f"{no} {o} for me", game, seat)
             assert not any(isinstance(a, ExtraGood) for a in report.actions), report.render()
+
+
+@pytest.mark.parametrize(("position", "name"), STORERS)
+def test_goods_that_can_go_are_not_kept(position: str, name: str) -> None:
+    """ "the corn can go", "let the corn go": goods not kept, said in words the grammar
+    ignores (once "tobacco can go" was read as "keep tobacco"); said where it cannot be
+    told which goods go, nothing is done."""
+    game, seat, _, have = _storer(position, name)
+    for g in have:
+        said = check_mail(f"dump the {g.label}", game, seat)
+        for text in (f"the {g.label} can go", f"let the {g.label} go", f"{g.label} may be lost"):
+            report = check_mail(text, game, seat)
+            assert report.actions == said.actions, (text, report.render(), said.render())
+    for a, b in itertools.permutations(have, 2):
+        report = check_mail(f"keep the {a.label} and the {b.label} can go", game, seat)
+        assert report.actions == [], report.render()
+
+
+def test_where_colonists_can_go_is_no_good_not_kept() -> None:
+    for text in ("the rest can go to San Juan", "the others can go on the roaster"):
+        assert normalise(text) == text

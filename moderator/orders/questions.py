@@ -37,6 +37,7 @@ def _between(vocab: Vocabulary, joined: bool = False) -> re.Pattern[str]:
     """Where the options of a question part: a comma, "or" and its like, a "?"; and
     "and" in a choice headed by ``between`` ("torn between X and Y")."""
     words = (*vocab.term("_OR").words, *(vocab.term("_AND").words if joined else ()))
+    words += tuple(w for w in vocab.choices if w not in words and joined)  # "X vs Y"
     ors = "|".join(phrase(w) for w in words)
     return re.compile(rf"\s*(?:[,?;]|\b(?:{ors})\b)\s*", re.IGNORECASE)
 

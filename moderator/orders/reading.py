@@ -47,11 +47,44 @@ _TRAILING = re.compile(r"[,;]+(?=[\s.!]*$)")
 _QUESTION = re.compile(r"(?<=\w)\s*\?+")
 
 
+@cache
+def _drops(vocab: Vocabulary) -> tuple[re.Pattern[str], ...]:
+    """Goods said not to be kept in words the grammar ignores ("the corn can go", "let
+    the corn go"), the goods, at the start of a clause, as the group "what"; then those
+    words left over ("keep the indigo and the corn can go": which?)."""
+    names = (*vocab.goods, *vocab.term("REST").words, *vocab.term("EVERYTHING").words)
+    thing = "|".join(phrase(n) for n in sorted(names, key=len, reverse=True))
+    idle = rf"(?:(?:{'|'.join(phrase(f) for f in vocab.fillers)})\s+)*"
+    ands = "|".join(phrase(w) for w in vocab.term("_AND").words)
+    what = rf"(?P<what>{idle}(?:{thing})(?:\s+(?:{ands})\s+{idle}(?:{thing}))*)"
+    # (not where something goes: "the rest can go to San Juan")
+    places = "|".join(phrase(w) for w in (*vocab.term("ON").words, *vocab.term("TO").words))
+    after = rf"(?:{'|'.join(phrase(w) for w in vocab.drops_after) or '(?!)'})(?!\s*(?:{places}))"
+    clause = r"(?:^|(?<=[,;.:!\-\u2013\u2014])\s*)"
+    out = [re.compile(rf"{clause}{what}\s+(?:{after})\b", re.IGNORECASE)]
+    out += [
+        re.compile(rf"{clause}{phrase(lead)}\s+{what}\s+{phrase(tail)}\b", re.IGNORECASE)
+        for lead, tail in vocab.drops_around
+    ]
+    out.append(re.compile(rf"(?P<what>)\b(?:{after})\b", re.IGNORECASE))
+    return tuple(out)
+
+
+def _dropped(vocab: Vocabulary, m: re.Match[str]) -> str:
+    """The goods of ``m`` after the first word of DROP, as long as ``m``."""
+    said = f"{vocab.term('DROP').words[0]} {m.group('what').strip()}".strip()
+    return (" " * (len(m.group(0)) - len(m.group(0).lstrip())) + said).ljust(len(m.group(0)))
+
+
 def normalise(text: str, vocab: Vocabulary = ENGLISH) -> str:
     """``text`` as the grammar reads it, the same length (columns stay true): curly
     apostrophes straightened, politeness ("please", "I'd like to", ", thanks.")
-    and a question mark after words blanked out."""
-    text = _courtesy(vocab).sub(_blank, text.translate(_APOSTROPHES))
+    and a question mark after words blanked out, goods said not to be kept in ignored
+    words ("the corn can go") written with a word that says so ("dump the corn")."""
+    text = text.translate(_APOSTROPHES)
+    for drop in _drops(vocab):
+        text = drop.sub(lambda m: _dropped(vocab, m), text)
+    text = _courtesy(vocab).sub(_blank, text)
     text = _TIMES.sub(lambda m: " " + m.group(1), text)
     text = _TIMES_BEFORE.sub(lambda m: m.group(1) + " ", text)
     text = _TRAILING.sub(_blank, text)

@@ -377,6 +377,8 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
         default = default_store(s, seat)
         assert default is not None
         return default
+    if cmd.rest is Rest.DROPPED and not cmd.items:
+        _ask_which(stores, "nothing is named to keep, and the space must be used", game, seat)
     cap = captain.warehouse_kinds(p)
     items = cmd.items
     last = items[-1].where if items else None

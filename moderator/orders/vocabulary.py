@@ -110,6 +110,11 @@ class Vocabulary:
     negations: tuple[str, ...] = ()
     # Ignored words that make a keep order naming nothing keep everything ("keep it all").
     wholes: tuple[str, ...] = ()
+    # Words after goods that say they are not kept ("the corn can go"), and the words
+    # around goods that do ("let the corn go"): read as a word of DROP before them (their
+    # own words are ignored ones, which the grammar would read as keeping the goods).
+    drops_after: tuple[str, ...] = ()
+    drops_around: tuple[tuple[str, str], ...] = ()
     # A reason given with an order ("Bob took the builder, so I'll go trader", "trader,
     # since the settler is gone"): ``reasons`` start a reason, ``consequences`` (and the
     # contrasts) the order after one, which starts with a word of ``first_person``; the
@@ -597,8 +602,9 @@ ENGLISH = Vocabulary(
         *("whichever you like", "whichever you prefer"),
         *("anything but", "anything except", "anything apart from", "whatever you think"),
         *("surprise me", "you pick", "dealer's choice", "don't care"),
+        *("let you know", "back and forth", "i'm torn", "make up my mind", "not decided yet"),
     ),
-    choices=("between",),
+    choices=("between", "vs", "versus"),
     interjections=(
         *("ok", "okay", "hmm", "hmmm", "hm", "well", "so", "right", "alright", "sure"),
         *("yes", "yeah", "anyway", "anyhow", "righto", "okey dokey", "here goes"),
@@ -623,6 +629,11 @@ ENGLISH = Vocabulary(
         *("disregard", "never mind", "nevermind", "hang on", "hold on", "wrong"),
     ),
     wholes=("all",),
+    drops_after=(
+        *("can go", "may go", "could go", "can be lost", "may be lost", "can be dumped"),
+        *("is not needed", "are not needed", "goes away", "can go away"),
+    ),
+    drops_around=(("let", "go"),),
     reasons=(
         *("since", "because", "cause", "cos", "coz", "as", "now that"),
         *("given that", "seeing as", "seeing that", "considering"),
@@ -741,7 +752,7 @@ def known(vocab: Vocabulary = ENGLISH) -> frozenset[str]:
     out = set(words(vocab)) | set(vocab.plain)
     for phrase in (*vocab.courtesies, *vocab.greetings, *vocab.interjections):
         out.update(phrase.split())
-    for phrase in (*vocab.addressees, *vocab.conditions, *vocab.negations):
+    for phrase in (*vocab.addressees, *vocab.conditions, *vocab.negations, *vocab.undecided):
         out.update(phrase.split())
     return frozenset(out)
 
