@@ -306,3 +306,25 @@ def test_a_closing_and_a_heading_do_not_stop_a_colonist_order(closing: str, lead
 def test_orders_heads_an_order_only_before_a_colon() -> None:
     assert lead_in("My orders: settler") is not None
     assert lead_in("My orders, settler") is None  # ("orders" asks for the orders)
+
+
+@FAST
+@given(
+    st.sampled_from(["erm", "uh", "lol", "cool", "great", "um ok"]),
+    st.sampled_from([", ", " "]),
+)
+def test_a_sound_or_a_nod_before_an_answer_is_passed_over(sound: str, sign: str) -> None:
+    report = check_mail(f"{sound}{sign}coffee", load_position("settle"), 0)
+    assert [a.meaning for a in report.accepted] == ["settle coffee"], report.render()
+
+
+@FAST
+@given(st.sampled_from(["no wait", "actually", "sorry, I meant", "no -"]))
+def test_a_taking_back_with_an_order_not_understood_leaves_the_one_before_undone(
+    back: str,
+) -> None:
+    report = check_mail(f"coffee\n{back} the blue one", load_position("settle"), 0)
+    assert report.actions == [] and report.queued == [], report.render()
+    # ... and with one understood, after a sound, the later one is done
+    report = check_mail(f"coffee\n{back}, um, quarry", load_position("settle"), 0)
+    assert [a.meaning for a in report.accepted] == ["take quarry"], report.render()

@@ -342,6 +342,13 @@ def check_mail(
                 report.accepted, now_line, now_item, unpicked = [], None, None, None
                 unread.clear()
                 continue
+            if report.accepted and _backs_unread(own):
+                # "coffee" then "no wait, the blue one": the orders before it are taken
+                # back, and what it orders instead is not understood (said below).
+                for a in report.accepted:
+                    back = IllegalOrder(f"not done: line {item.line_no} takes it back")
+                    report.errors.append(back.at(a.text, a.line_no).with_legal(report.legal))
+                report.accepted, now_line, now_item, unpicked = [], None, None, None
             ignored = _courtesy(own) or _heading(own) or interjection(own) or _only_back(own)
             if hesitation(own) and not ordered:
                 # Only a hesitation ("Not sure yet"): nothing was decided, said so.
@@ -746,6 +753,17 @@ def _other_player(text: str, game: Game, seat: int) -> str | None:
             if re.search(rf"(?<![\w'-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):
                 return p.name
     return None
+
+
+def _backs_unread(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text``, a line not understood, starts with a taking-back ("no wait,
+    the blue one"), not only with an apology ("Sorry for the delay")."""
+    back = correction(text)
+    if not back or not text[back:].strip():
+        return False
+    said = re.findall(r"[a-z']+", text[:back].lower())
+    idle = {w for p in (*vocab.interjections, *vocab.apologies) for w in p.split()}
+    return any(w not in idle for w in said)
 
 
 def _only_takes_back(

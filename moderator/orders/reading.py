@@ -191,9 +191,10 @@ def _correction_start(vocab: Vocabulary) -> re.Pattern[str]:
     # ("no - harbor", "no wait, indigo"), never "no hospice".
     punct = r"[,!.:\-\u2013\u2014]"
     marker = rf"(?:(?:{long_})\b|(?:{short})\b(?:\s*{punct}|\s+(?=(?:{short}|{long_})\b)))"
-    lead = rf"(?:(?:{_interjections(vocab)}|oh|ah+|um+|uh+|er+)\b[\s,!.:\-\u2013\u2014]*)*"
-    lead += rf"(?:{'|'.join(map(phrase, vocab.first_person))})?\s*"  # ("I'd rather ...")
-    return re.compile(rf"^\s*{lead}(?:{marker}[\s,!.:\-\u2013\u2014]*)+", re.IGNORECASE)
+    sounds = rf"(?:{_interjections(vocab)}\b[\s,!.:\-\u2013\u2014]*)*"
+    lead = sounds + rf"(?:{'|'.join(map(phrase, vocab.first_person))})?\s*"  # ("I'd rather ...")
+    # (and sounds after it: "no wait, um, the quarry")
+    return re.compile(rf"^\s*{lead}(?:{marker}[\s,!.:\-\u2013\u2014]*{sounds})+", re.IGNORECASE)
 
 
 # "EDIT: sell coffee instead": a trailing "instead" takes back too.
@@ -417,7 +418,8 @@ _LEAD_END = re.compile(r"\s*(?:[:,.!;]|\s[\-\u2013\u2014]+|[\u2013\u2014])[\s:,.
 _MAX_LEAD_WORDS = 12  # words in one piece of them at the most
 
 
-def _phrases(items: Iterable[str]) -> frozenset[tuple[str, ...]]:
+@cache
+def _phrases(items: tuple[str, ...]) -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(p.lower().split()) for p in items)
 
 
@@ -428,7 +430,7 @@ def _bearing(vocab: Vocabulary) -> frozenset[tuple[str, ...]]:
     back are for the mail's order checks to see: "Sorry, I meant: trader".)"""
     words = [w for t in vocab.terms if t.name not in _IDLE_TERMS for w in t.words]
     words += [*vocab.undecided, *vocab.questions, *vocab.exclusions, *vocab.negations]
-    return _phrases([*words, *vocab.role_verbs])
+    return _phrases((*words, *vocab.role_verbs))
 
 
 @cache
@@ -479,7 +481,9 @@ def _lead_words(
     bearing = _bearing(vocab)
     greeting = _phrases((*vocab.greetings, *vocab.interjections))
     longest = max(map(len, bearing | greeting))
-    conditions = _phrases(c for c in vocab.conditions if not (ties and c in vocab.step_joints))
+    conditions = _phrases(
+        tuple(c for c in vocab.conditions if not (ties and c in vocab.step_joints))
+    )
     condition = False
     roles: set[Role] = set()
     i = 0

@@ -125,6 +125,9 @@ class Vocabulary:
     # After ``first_person``, words that make no new order of what follows: a purpose
     # ("so I can ship"), a refusal ("but I won't take the university"; and NO, DONT).
     purposes: tuple[str, ...] = ()
+    # Corrections that may only apologise ("Sorry for the delay."): alone they take
+    # nothing back that the line does not replace.
+    apologies: tuple[str, ...] = ()
     # Words that make a role named before them its phase ("trader phase: tobacco"), as
     # a condition does.
     phase_words: tuple[str, ...] = ()
@@ -609,6 +612,8 @@ ENGLISH = Vocabulary(
         *("ok", "okay", "hmm", "hmmm", "hm", "well", "so", "right", "alright", "sure"),
         *("yes", "yeah", "anyway", "anyhow", "righto", "okey dokey", "here goes"),
         *("here we go", "go on then", "right then", "well then", "so then"),
+        *("oh", "ah", "ahh", "um", "umm", "uh", "er", "erm", "lol", "cool", "great"),
+        *("fine", "nice", "perfect", "excellent", "phew"),
     ),
     addressees=(
         *("all", "everyone", "everybody", "guys", "folks", "people", "team", "gang"),
@@ -622,6 +627,7 @@ ENGLISH = Vocabulary(
         *("re", "regarding", "as for", "as to", "concerning"),
     ),
     phase_words=("phase", "turn", "round"),
+    apologies=("sorry",),
     times=("when", "whenever", "once", "after", "by the time", "as soon as"),
     negations=(
         *("unless", "nobody", "no one", "noone", "never", "neither", "nor", "cannot"),
@@ -863,7 +869,10 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"words that only say when, starting with {codes(vocab.times)} (`once Bob is "
         "done, sell corn`). The same words after the order are passed over too (`sell "
         "corn when it gets to me`). A line of chat that names nothing of the game is "
-        "passed over in a mail with an order."
+        "passed over in a mail with an order. A last line that only takes back (`Never "
+        "mind.`) leaves the orders before it undone, and so does one that takes back and "
+        f"is not understood (`no wait, the blue one`); {codes(vocab.apologies)} alone "
+        "may only apologise (`Sorry for the delay`)."
     )
     lines.append(
         f"A reason given with an order is not read: one that starts with {codes(vocab.reasons)} "
