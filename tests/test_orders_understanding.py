@@ -593,6 +593,28 @@ def test_a_no_not_understood_stops_the_hacienda_s_default_and_the_tile(no: str) 
     assert [a.meaning for a in taken.accepted] == ["hacienda", "settle corn"], taken.render()
 
 
+@pytest.mark.parametrize("position", ["settle-hospice", "build-university"])
+@pytest.mark.parametrize("join", [". ", "\n", "\n\n", "! "])
+def test_a_sentence_that_only_answers_the_colonist_belongs_to_the_order(
+    position: str, join: str
+) -> None:
+    """ "Coffee. No hospice." is one order, "settle coffee, no hospice", whether the
+    answer on the colonist comes after the order or before it, in a sentence or on a
+    line of its own; a yes keeps the colonist."""
+    game = load_position(position)
+    seat = game.deciding()[0]
+    for declined in (o for o in legal_orders(game, seat) if ", no " in o):
+        order, building = declined.split(", no ")
+        bare = order.split(" ", 1)[1]
+        for no in (f"No {building}.", f"no {building} colonist", f"{building.title()}: no thanks"):
+            for text in (f"{bare}{join}{no}", f"{no}{join}{bare}"):
+                report = check_mail(text, game, seat)
+                assert [a.meaning for a in report.accepted] == [declined], report.render()
+        for yes in (f"Yes to the {building} worker", f"{building}: yes"):
+            report = check_mail(f"{bare}{join}{yes}", game, seat)
+            assert [a.meaning for a in report.accepted] == [order], report.render()
+
+
 @pytest.mark.parametrize("position", ONE_ANSWER)
 @pytest.mark.parametrize("name", ["Dave", "Shep", "Kip", "Sell", "Bild"])
 def test_a_sign_off_that_is_an_order_word_with_a_slip_is_a_name(position: str, name: str) -> None:

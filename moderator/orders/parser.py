@@ -61,7 +61,16 @@ from .commands import (
 )
 from .errors import OrderError, OrderSyntaxError
 from .queue import role_kinds
-from .reading import MENTIONS_TIER, Reading, clauses, has_verb, normalise, phase_named, readings
+from .reading import (
+    MENTIONS_TIER,
+    Reading,
+    clauses,
+    detail_said,
+    has_verb,
+    normalise,
+    phase_named,
+    readings,
+)
 from .vocabulary import ENGLISH, Vocabulary, close_words, terminals
 
 GRAMMAR_NAME = "orders.lark"
@@ -996,7 +1005,40 @@ _PASSWORD = re.compile(r"^\s*password\b", re.IGNORECASE)
 def segments(text: str, own: frozenset[str] = frozenset()) -> Iterator[Segment]:
     """Split a mail body into orders: a line each, separated by ";", or cut where a
     sentence ends or a comma, "and" or "then" comes before a verb (reading.clauses).
-    Blank lines, "#" comments and password lines (read by the service) are skipped."""
+    Blank lines, "#" comments and password lines (read by the service) are skipped.
+    A piece that only answers the colonist of a hospice or university belongs to the
+    order before it, or after it when it comes first ("Coffee. No hospice.", "Coffee"
+    and "no hospice" on two lines): one order, "Coffee, no hospice"."""
+    held: Segment | None = None  # the order a detail may still join
+    details: list[str] = []  # what the details met before any order say
+    alone: list[Segment] = []  # those details
+    for seg in _pieces(text, own):
+        said = detail_said(seg.text)
+        if said is not None:
+            if held is not None:
+                held = _joined(held, [said])
+            else:
+                details.append(said)
+                alone.append(seg)
+            continue
+        if held is not None:
+            yield held
+        held = seg
+        if details:
+            held, details, alone = _joined(held, details), [], []
+    if held is not None:
+        yield held
+    yield from alone  # details alone: read as they are
+
+
+def _joined(order: Segment, details: list[str]) -> Segment:
+    said = [d for d in details if d]
+    if not said:
+        return order
+    return replace(order, text=", ".join([order.text.rstrip(".!"), *said]))
+
+
+def _pieces(text: str, own: frozenset[str]) -> Iterator[Segment]:
     for line_no, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         cut = line.find("#")

@@ -14,7 +14,16 @@ from ..engine.actions import DecisionKind
 from ..engine.components import Role
 from .commands import ROLE_DECISION
 from .mentions import by_mentions
-from .vocabulary import ENGLISH, Term, Vocabulary, known, suggestions, verb_words, words
+from .vocabulary import (
+    ENGLISH,
+    Term,
+    Vocabulary,
+    known,
+    negation,
+    suggestions,
+    verb_words,
+    words,
+)
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 
@@ -139,6 +148,43 @@ def clauses(
     if text[start:].strip():
         out.append((start, text[start:]))
     return [(at + len(part) - len(part.lstrip()), part.strip()) for at, part in out if part.strip()]
+
+
+# The words of a sentence that only answers the colonist of a hospice or university:
+# the building, an answer (the colonist, yes or no) and the words that join them; no verb.
+_DETAIL_TERMS = ("HOSPICE", "UNIVERSITY")
+_DETAIL_ANSWER = ("COLONIST", "YES", "NO", "DONT", "WITHOUT", "WITH", "PASS")
+_DETAIL_JOINING = ("ON", "TO", "FROM", "_AND")
+
+
+@cache
+def _detail_words(vocab: Vocabulary) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    def parts(names: tuple[str, ...]) -> frozenset[str]:
+        return frozenset(p for n in names for w in vocab.term(n).words for p in w.split())
+
+    building, answer = parts(_DETAIL_TERMS), parts(_DETAIL_ANSWER)
+    return building, answer, building | answer | parts(_DETAIL_JOINING)
+
+
+def detail_said(text: str, vocab: Vocabulary = ENGLISH) -> str | None:
+    """What ``text`` says when it only answers the colonist of a hospice or university
+    ("No hospice.", "Yes to the university worker", "University: yes"), to be joined to
+    its order: "no hospice" for a no, "" for a yes (the colonist is taken unless
+    declined), the text itself when it says both. None: it says something else too (of
+    the order words it may name only one of the buildings, an answer and the words
+    joining them)."""
+    building, answer, allowed = _detail_words(vocab)
+    named = {m.group(0).lower() for m in _WORD.finditer(text)} & _naming_words(vocab)
+    if not (named & building and named & answer and named <= allowed):
+        return None
+    yes = bool(named & set(vocab.term("YES").words))
+    no = negation(vocab).search(text) is not None
+    if yes == no:
+        return text.strip().rstrip(".!")
+    if yes:
+        return ""
+    hospice = named & set(vocab.term("HOSPICE").words)
+    return "no " + ("hospice" if hospice else "university")
 
 
 # -- the readings of an order ---------------------------------------------------------
