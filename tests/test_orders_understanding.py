@@ -561,13 +561,22 @@ def test_a_no_to_the_colonist_not_understood_stops_the_answer(position: str, no:
 def test_a_no_to_the_colonist_not_understood_stops_a_tile_ordered_after_the_hacienda() -> None:
     """The no stops the tile also when it is a later step of the turn (Chris, with a
     hospice, answers his hacienda first); the hacienda's answer, which it does not
-    touch, is done."""
+    touch, is done. Understood, the no declines the colonist."""
     game = load_position("hacienda")
     seat = game.deciding()[0]
-    for no in ("Don't bother with the hospice guy.", "skip the colonist from the hospice"):
+    for no in (
+        "Don't bother with the hospice guy.",
+        "skip the colonist from the hospice",
+        "and the hospice guy is not needed",
+    ):
         report = check_mail(f"Hacienda yes, then sugar. {no}", game, seat)
-        assert [a.meaning for a in report.accepted if a.action] == ["hacienda"], report.render()
+        done = [a.meaning for a in report.accepted if a.action]
+        assert done in (["hacienda"], ["hacienda", "settle sugar, no hospice"]), report.render()
         assert "hospice" in report.render()
+    not_read = check_mail(
+        "Hacienda yes, then sugar. No hospice fellow on that sugar plantation.", game, seat
+    )
+    assert [a.meaning for a in not_read.accepted] == ["hacienda"], not_read.render()
 
 
 @pytest.mark.parametrize(

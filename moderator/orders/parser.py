@@ -70,6 +70,7 @@ from .reading import (
     normalise,
     phase_named,
     readings,
+    says_something,
 )
 from .vocabulary import ENGLISH, Vocabulary, close_words, terminals
 
@@ -1015,7 +1016,7 @@ def segments(text: str, own: frozenset[str] = frozenset()) -> Iterator[Segment]:
     for seg in _pieces(text, own):
         said = detail_said(seg.text)
         if said is not None:
-            if held is not None:
+            if held is not None and says_something(held.text):
                 held = _joined(held, [said])
             else:
                 details.append(said)
@@ -1024,7 +1025,7 @@ def segments(text: str, own: frozenset[str] = frozenset()) -> Iterator[Segment]:
         if held is not None:
             yield held
         held = seg
-        if details:
+        if details and says_something(seg.text):
             held, details, alone = _joined(held, details), [], []
     if held is not None:
         yield held
