@@ -328,3 +328,12 @@ def test_a_taking_back_with_an_order_not_understood_leaves_the_one_before_undone
     # ... and with one understood, after a sound, the later one is done
     report = check_mail(f"coffee\n{back}, um, quarry", load_position("settle"), 0)
     assert [a.meaning for a in report.accepted] == ["take quarry"], report.render()
+
+
+@FAST
+@given(st.sampled_from(["when we get to loading", "come the captain phase", "during the loading"]))
+def test_a_phase_named_by_what_it_does_says_what_a_bare_answer_sent_ahead_is(when: str) -> None:
+    report = check_mail(f"{when}: sugar on the 5", load_position("settle"), 1)
+    assert [type(q.command).__name__ for q in report.queued] == ["ShipCmd"], report.render()
+    report = check_mail("keep the sugar in the warehouse at the end", load_position("load"), 1)
+    assert [type(q.command) for q in report.queued] == [KeepCmd], report.render()

@@ -566,7 +566,7 @@ ENGLISH = Vocabulary(
         **dict.fromkeys((*_s("settle"), *_ing("settle")), Role.SETTLER),
         **dict.fromkeys((*_s("build"), *_ing("build")), Role.BUILDER),
         **dict.fromkeys((*_s("trade", "sell"), *_ing("trade", "sell")), Role.TRADER),
-        **dict.fromkeys((*_s("ship"), *_ing("ship")), Role.CAPTAIN),
+        **dict.fromkeys((*_s("ship", "load"), *_ing("ship", "load")), Role.CAPTAIN),
         **dict.fromkeys((*_s("produce", "craft"), *_ing("produce", "craft")), Role.CRAFTSMAN),
         **dict.fromkeys((*_s("prospect"), *_ing("prospect")), Role.PROSPECTOR),
     },
@@ -623,6 +623,7 @@ ENGLISH = Vocabulary(
         *("when", "whenever", "once", "if", "in case", "just in case", "after", "during"),
         *("for", "by the time", "as soon as", "should", "at the end of", "by the end of"),
         *("for the end of", "in the event of", "in the event that", "if and when"),
+        *("at the end", "in the end", "come", "during the"),
         # what the order is about: its phase ("re the trader:", "as for the captain,")
         *("re", "regarding", "as for", "as to", "concerning"),
     ),
