@@ -888,3 +888,30 @@ def test_goods_that_can_go_are_not_kept(position: str, name: str) -> None:
 def test_where_colonists_can_go_is_no_good_not_kept() -> None:
     for text in ("the rest can go to San Juan", "the others can go on the roaster"):
         assert normalise(text) == text
+
+
+@pytest.mark.parametrize("position", ONE_ANSWER)
+def test_a_reason_that_holds_another_choice_or_the_thing_is_read_with_the_order(
+    position: str,
+) -> None:
+    """A reason is left out only when the order stands without it: never when it goes
+    on to another choice ("trader, because ..., or maybe the mayor") or when the order
+    stands for what it names ("since sugar is worth more, keep it")."""
+    game, seat, first, second = _two_answers(position)
+    for text in (
+        f"{first}, because it's cheap, or maybe {second}",
+        f"{first} since it's cheap, but perhaps {second}",
+    ):
+        report = check_mail(text, game, seat)
+        assert report.actions == [] and report.queued == [], (text, report.render())
+
+
+@pytest.mark.parametrize(("position", "name"), STORERS)
+def test_an_order_that_stands_for_what_its_reason_names_is_not_done(
+    position: str, name: str
+) -> None:
+    game, seat, _, have = _storer(position, name)
+    for g in have:
+        for text in (f"since {g.label} is worth more, keep it", f"as the {g.label} sells, keep it"):
+            report = check_mail(text, game, seat)
+            assert report.actions == [] and report.queued == [], (text, report.render())

@@ -51,6 +51,7 @@ from .reading import (
     phrase,
     reason_only,
     reasoned,
+    refers,
     takes_back_only,
     unchecked_condition,
     when_blanked,
@@ -326,6 +327,7 @@ def check_mail(
     says_hacienda = any(isinstance(c, HaciendaCmd) for c in commands)
     hesitant = undecided(text)
     ordered = {i.segment.line_no for i in items if isinstance(i, Parsed)}
+    reasons: set[int | None] = set()  # lines with a reason not read
     now_line: int | None = None  # the line that answered (or failed) the current decision
     now_item: Accepted | None = None  # its answer, while no other answer contradicts it
     unpicked: tuple[int, RoleCmd] | None = None  # the role asked now, that failed
@@ -356,7 +358,9 @@ def check_mail(
                 continue
             ignored = ignored or hesitation(own) or _chat(own, item, items, game, seat)
             # (a reason, on a line with an order: "since nobody wants corn, I'll ship sugar")
-            ignored = ignored or (reason_only(own) and item.line_no in ordered)
+            if reason_only(own) and item.line_no in ordered:
+                reasons.add(item.line_no)
+                continue
             if not (ignored or _signature(own, item, items, game)):
                 why = _question(item, said, game, seat, hesitant, not ordered) or _explained(
                     item, own, game, seat
@@ -365,6 +369,11 @@ def check_mail(
                 unread.append((item.line_no, own))
             continue
         asked = _question(item, said, game, seat, hesitant) or _not_for_now(item, game, seat)
+        if asked is None and item.segment.line_no in reasons and refers(item.segment.text):
+            asked = AmbiguousOrder(
+                "this may stand for what the reason before it names: write the order whole",
+                alternatives=(),
+            ).at(item.segment.line, item.segment.line_no)
         if asked is not None:
             report.errors.append(asked.with_legal(report.legal))
             continue

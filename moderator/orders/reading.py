@@ -325,11 +325,35 @@ def reasoned(text: str, vocab: Vocabulary = ENGLISH) -> Reasoned | None:
     lead, then, trail = _reasons(vocab)
     for m in (lead.match(readable), then.match(readable)):
         if m is not None and readable[m.end() :].strip():
-            return Reasoned(m.end(), len(text), m.group("why").strip(" ,;:"))
-    m = trail.search(readable)
-    if m is None or not readable[: m.start()].strip():
-        return None
-    return Reasoned(0, m.start(), m.group("why").strip())
+            found = Reasoned(m.end(), len(text), m.group("why").strip(" ,;:"))
+            break
+    else:
+        m = trail.search(readable)
+        if m is None or not readable[: m.start()].strip():
+            return None
+        found = Reasoned(0, m.start(), m.group("why").strip())
+        if _choosing(vocab).search(found.why):
+            return None  # "trader, because ..., or maybe the mayor": a choice, not a reason
+    if refers(readable[found.start : found.end], vocab):
+        return None  # "since sugar is worth more, I'll keep it": the reason names it
+    return found
+
+
+@cache
+def _choosing(vocab: Vocabulary) -> re.Pattern[str]:
+    words = (*vocab.term("_OR").words, *vocab.contrasts)
+    return re.compile(rf"\b(?:{'|'.join(map(phrase, words))})\b", re.IGNORECASE)
+
+
+@cache
+def _pronoun(vocab: Vocabulary) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{'|'.join(map(phrase, vocab.pronouns)) or '(?!)'})\b", re.I)
+
+
+def refers(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` has a word that stands for a thing named elsewhere ("it"; not
+    in politeness, "the factory it is")."""
+    return _pronoun(vocab).search(normalise(text, vocab)) is not None
 
 
 def reason_only(text: str, vocab: Vocabulary = ENGLISH) -> bool:
@@ -958,6 +982,7 @@ __all__ = [
     "readings",
     "reason_only",
     "reasoned",
+    "refers",
     "says_something",
     "slips_of",
     "takes_back_only",

@@ -122,6 +122,9 @@ class Vocabulary:
     reasons: tuple[str, ...] = ()
     consequences: tuple[str, ...] = ()
     first_person: tuple[str, ...] = ()
+    # Words that stand for a thing named elsewhere ("since sugar is worth more, keep it"):
+    # an order with one is never read apart from the reason that names the thing.
+    pronouns: tuple[str, ...] = ()
     # After ``first_person``, words that make no new order of what follows: a purpose
     # ("so I can ship"), a refusal ("but I won't take the university"; and NO, DONT).
     purposes: tuple[str, ...] = ()
@@ -596,6 +599,7 @@ ENGLISH = Vocabulary(
         *("let me think", "get back to you", "not sure", "undecided", "can't decide"),
         *("cannot decide", "haven't decided", "have not decided", "still deciding"),
         *("decide later", "i'll decide", "thinking about it", "will confirm", "tbc"),
+        *("decide for me", "choose for me", "pick for me", "your choice", "pick one"),
         *("unsure", "no idea", "dunno", "don't know", "do not know", "not decided"),
         *("torn between", "can't choose", "cannot choose", "on the fence", "in two minds"),
         *("either is fine", "either way", "either one", "up to you", "you choose"),
@@ -650,6 +654,7 @@ ENGLISH = Vocabulary(
         *("i", "i'll", "i will", "i'm", "i am", "i'd", "i would", "i shall", "let me"),
         *("let's", "we'll", "we will", "me"),
     ),
+    pronouns=("it", "its", "them", "those", "these", "there", "one"),
     purposes=(
         *("can", "could", "may", "might", "get to", "have to", "need", "that"),
         *("won't", "will not", "wouldn't", "would not", "never"),
@@ -881,7 +886,10 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"or comes before {codes(vocab.consequences)} or {codes(vocab.contrasts)} and an "
         f"order in the first person ({codes(vocab.first_person)}: `Bob took the builder, so "
         "I'll go trader`), or a comma and `so` and an order (`no money for the harbor, so "
-        "the factory`). When the reason reads as an order too, you are asked which."
+        "the factory`). When the reason reads as an order too, you are asked which; it is "
+        "read with the order when it goes on to another choice (`..., or maybe the mayor`) or "
+        f"the order stands for what it names ({codes(vocab.pronouns)}: `since sugar is worth "
+        "more, keep it`)."
     )
     lines.append(
         "A word with one letter wrong, added, missing or two letters swapped is read as "
