@@ -915,3 +915,13 @@ def test_an_order_that_stands_for_what_its_reason_names_is_not_done(
         for text in (f"since {g.label} is worth more, keep it", f"as the {g.label} sells, keep it"):
             report = check_mail(text, game, seat)
             assert report.actions == [] and report.queued == [], (text, report.render())
+
+
+@pytest.mark.parametrize(("position", "name"), STORERS)
+def test_a_good_both_kept_and_not_is_asked_back(position: str, name: str) -> None:
+    game, seat, _, have = _storer(position, name)
+    for g in have:
+        for text in (f"keep {g.label}, dump {g.label}", f"dump the {g.label}, keep the {g.label}"):
+            report = check_mail(text, game, seat)
+            assert report.actions == [] and report.queued == [], (text, report.render())
+            assert any(isinstance(e, AmbiguousOrder) for e in report.errors), report.render()

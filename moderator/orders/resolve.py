@@ -377,6 +377,11 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
         default = default_store(s, seat)
         assert default is not None
         return default
+    both = [i.good for i in cmd.items if i.good in cmd.drop]
+    if both:
+        raise AmbiguousOrder(
+            f"{both[0].label} is both kept and not kept: write which", alternatives=()
+        )
     if cmd.rest is Rest.DROPPED and not cmd.items:
         _ask_which(stores, "nothing is named to keep, and the space must be used", game, seat)
     cap = captain.warehouse_kinds(p)
