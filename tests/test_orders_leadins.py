@@ -337,3 +337,12 @@ def test_a_phase_named_by_what_it_does_says_what_a_bare_answer_sent_ahead_is(whe
     assert [type(q.command).__name__ for q in report.queued] == ["ShipCmd"], report.render()
     report = check_mail("keep the sugar in the warehouse at the end", load_position("load"), 1)
     assert [type(q.command) for q in report.queued] == [KeepCmd], report.render()
+
+
+def test_a_role_sent_ahead_with_its_step_is_not_read_for_the_role_asked_later() -> None:
+    """Bob picks later this round: "the builder for the factory" may be a plan, as for
+    any order sent ahead, not the two orders it is from the player picking now."""
+    report = check_mail("the builder for the factory", load_position("role"), 1)
+    assert report.queued == [] and report.actions == [], report.render()
+    report = check_mail("the builder for the factory", load_position("role"), 0)
+    assert report.actions[:1] == [PickRole(Role.BUILDER)], report.render()

@@ -89,7 +89,9 @@ def coming(game: Game, seat: int) -> DecisionKind | None:
     """The decision ``seat``, who has none now, gets later in the phase in progress (a
     sale after the trader's; the loading, storage after it), if any: a bare answer he
     sends ahead ("coffee, when it's my go") is read for it. Not the hacienda's, which
-    only its owners get (the tile after it is the settler phase's)."""
+    only its owners get (the tile after it is the settler phase's); never a role's,
+    which is his only when he picks now (a role sent ahead with what it is for, "the
+    builder for the factory", may be a plan: parser._two_steps)."""
     if game.over or decision_of(game, seat) is not None:
         return None
     kinds = [k for k in _PHASES if k is not DecisionKind.HACIENDA]
