@@ -624,6 +624,30 @@ def test_a_sentence_that_only_answers_the_colonist_belongs_to_the_order(
             assert [a.meaning for a in report.accepted] == [order], report.render()
 
 
+@pytest.mark.parametrize("position", ["settle", "build", "trade", "craftsman", "hacienda"])
+def test_a_pass_with_words_after_it_is_a_pass_unless_they_may_change_it(position: str) -> None:
+    """ "Pass on the plantations this time", "nah, nothing for me", "pass - broke": a pass
+    or a no, then words that name nothing else, passes; never when what follows names a
+    thing, says "not", or takes back."""
+    game = load_position(position)
+    seat = game.deciding()[0]
+    (declined,) = [a.meaning for a in check_mail("pass", game, seat).accepted]
+    for lead in ("pass", "Pass", "nothing", "nah, nothing", "Nope - nothing"):
+        for tail in ("", " for me", " this time", " - broke", ", no money", " on that, thanks"):
+            report = check_mail(lead + tail, game, seat)
+            assert [a.meaning for a in report.accepted] == [declined], report.render()
+    first = next(o for o in legal_orders(game, seat) if o != declined)
+    thing = first.split(" ", 1)[-1].split(",")[0]
+    for text in (
+        f"pass on the {thing}" if position != "hacienda" else "pass on the hacienda's corn",
+        "No, I don't want to pass",
+        "no wait, the one next to it",
+        "nothing, except maybe later",
+    ):
+        report = check_mail(text, game, seat)
+        assert declined not in [a.meaning for a in report.accepted], report.render()
+
+
 @pytest.mark.parametrize("position", ONE_ANSWER)
 @pytest.mark.parametrize("name", ["Dave", "Shep", "Kip", "Sell", "Bild"])
 def test_a_sign_off_that_is_an_order_word_with_a_slip_is_a_name(position: str, name: str) -> None:

@@ -898,7 +898,8 @@ def syntax_error(exc: UnexpectedInput, text: str) -> OrderSyntaxError:
     if isinstance(exc, UnexpectedCharacters):
         index = exc.pos_in_stream or 0
         word = _word_at(text, index)
-        close = close_words(word)
+        # (never the word itself: it is known, only not there)
+        close = [w for w in close_words(word) if w != word.lower()]
         hint = f' (did you mean "{close[0]}"?)' if close else ""
         if index == 0 or not text[:index].strip():
             reason = f'"{word}" is not an order I know{hint}'

@@ -845,6 +845,50 @@ def says_something(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     return any(m.group(0).lower() in _naming_words(vocab) for m in _WORD.finditer(text))
 
 
+# What may follow a pass and still leave it one ("Pass on the plantations this time",
+# "nah, nothing for me", "pass - broke"): the kind of thing passed on (which alone
+# after a no makes a pass: "no building for me"), a no, and the words that join them;
+# a thing named, a yes or a "not" may change it.
+_PASSED_ON = ("PLANTATION", "BARREL", "SELL", "BUILD", "SETTLE")
+_PASS_JOINING = ("TAKE", "ON", "TO", "FROM", "WITH", "_AND")
+# The decisions a pass said so is read for (the others have no pass, or, the mayor's,
+# one that leaves his extra colonist to the default).
+_PASSABLE = frozenset(
+    {DecisionKind.HACIENDA, DecisionKind.SETTLE, DecisionKind.BUILD}
+    | {DecisionKind.SELL, DecisionKind.CRAFTSMAN_EXTRA}
+)
+
+
+@cache
+def _pass_words(vocab: Vocabulary) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The words that start a pass, the kinds of thing passed on, and all the words
+    that may follow."""
+
+    def parts(names: Iterable[str]) -> frozenset[str]:
+        return frozenset(p for n in names for w in vocab.term(n).words for p in w.split())
+
+    leading = parts(("PASS",)) | (parts(("NO",)) - {"not"})
+    passed_on = parts(_PASSED_ON)
+    return leading, passed_on, leading | passed_on | parts(_PASS_JOINING)
+
+
+def said_pass(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` passes: it starts with a pass or a no, says "pass" (or
+    "nothing", ...) or names what is passed on ("no building for me"), and names
+    nothing else that could change it; never with a taking-back ("no wait, the one
+    next to it")."""
+    leading, passed_on, allowed = _pass_words(vocab)
+    found = [m.group(0).lower() for m in _WORD.finditer(text)]
+    if not found or found[0] not in leading or "?" in text or correction(text, vocab):
+        return False
+    if not set(found) & (set(vocab.term("PASS").words) | passed_on):
+        return False  # "no, the one next to it": a no to what came before
+    rest = text[text.lower().index(found[0]) + len(found[0]) :]
+    if any(m.group(0).lower() not in allowed for m in negation(vocab).finditer(rest)):
+        return False  # "no, I don't want to pass", "pass, except the coffee"
+    return set(found[1:]) & _naming_words(vocab) <= allowed
+
+
 def _term_of(word: str, vocab: Vocabulary) -> Term:
     return next(t for t in vocab.terms if word in t.words)
 
@@ -951,6 +995,8 @@ def readings(
     if found is not None:
         seen = {r.text for r in out}
         out.extend(Reading(t, MENTIONS_TIER, found.named) for t in found.texts if t not in seen)
+    elif kind in _PASSABLE and said_pass(base, vocab):
+        out.append(Reading("pass", MENTIONS_TIER))
     return [replace(r, phase=phase) for r in out] if phase else out
 
 
