@@ -610,6 +610,7 @@ ENGLISH = Vocabulary(
         *("anything but", "anything except", "anything apart from", "whatever you think"),
         *("surprise me", "you pick", "dealer's choice", "don't care"),
         *("let you know", "back and forth", "i'm torn", "make up my mind", "not decided yet"),
+        *("either", "maybe", "perhaps", "fine by me", "fine with me"),
     ),
     choices=("between", "vs", "versus"),
     interjections=(
@@ -642,7 +643,7 @@ ENGLISH = Vocabulary(
     wholes=("all",),
     drops_after=(
         *("can go", "may go", "could go", "can be lost", "may be lost", "can be dumped"),
-        *("is not needed", "are not needed", "goes away", "can go away"),
+        *("is not needed", "are not needed", "goes away", "can go away", "goes"),
     ),
     drops_around=(("let", "go"),),
     reasons=(
