@@ -138,6 +138,10 @@ def test_a_step_is_linked_by_its_round_and_role(browser: Browser, site: Path) ->
         assert shown.page.locator(".log li.current").count() == 1
         shown.screenshot(ARTIFACTS, "four-players-round-7-captain")
         shown.page.locator('.log a[href="#r3"]').click()
+        # (the page follows the new address on its hashchange event, after the click)
+        shown.page.wait_for_function(
+            "document.querySelector('#step-title').textContent.startsWith('Round 3')"
+        )
         assert title(shown).startswith("Round 3")
         assert shown.console_errors == []
 
