@@ -949,3 +949,20 @@ def test_a_good_both_kept_and_not_is_asked_back(position: str, name: str) -> Non
             report = check_mail(text, game, seat)
             assert report.actions == [] and report.queued == [], (text, report.render())
             assert any(isinstance(e, AmbiguousOrder) for e in report.errors), report.render()
+
+
+@pytest.mark.parametrize("position", ONE_ANSWER)
+def test_what_follows_an_answer_as_another_choice_stops_it(position: str) -> None:
+    """An answer followed by a part not understood that starts as another choice or a
+    contrast ("Or maybe not.", "But only if it's free.") is not done; a reason whose
+    sentence is followed by a taking-back is no reason to leave out (found by trap
+    mails: "hacienda, since it's free. Actually no." was done as the hacienda)."""
+    game, seat, first, _ = _two_answers(position)
+    for text in (
+        f"{first}. Or maybe not.",
+        f"{first}.\nBut only if it's cheap.",
+        f"{first}, since it's free. Actually no.",
+        f"{first} since it's cheap, maybe not",
+    ):
+        report = check_mail(text, game, seat)
+        assert first not in [a.meaning for a in report.accepted], (text, report.render())

@@ -661,7 +661,9 @@ def _unread_may_change(report: Report, unread: list[tuple[int | None, str]]) -> 
       hospice."): the hospice's or university's colonist may be declined;
     - the hacienda's default taken on the way to a tile, when the part says no ("No
       thanks to the face-down one. I'll settle corn."): it may decline the hacienda.
-      The tile goes with it, since it would be taken after the hacienda's draw."""
+      The tile goes with it, since it would be taken after the hacienda's draw;
+    - what is done now, when the part starts as another choice or a contrast ("I'll
+      build the factory. Or maybe not.", "Trader. But only if it's free.")."""
     default = [a for a in report.accepted if a.text == _HACIENDA_DEFAULT]
     for line_no, text in unread:
         said = text.lower()
@@ -682,6 +684,9 @@ def _unread_may_change(report: Report, unread: list[tuple[int | None, str]]) -> 
         elif negation().search(said) and default:
             at_stake = [a for a in report.accepted if _kind_of(a) is _SETTLE]
             why = 'may say no to the hacienda; write "hacienda" or "no hacienda" first'
+        elif _alternative().match(said):
+            at_stake = [a for a in report.accepted if a.action is not None]
+            why = "may be another choice or take it back; write the order whole"
         if any(_kind_of(a) is _SETTLE for a in at_stake):
             at_stake += default  # taken only on the way to the tile
         for item in at_stake:
@@ -697,6 +702,13 @@ def _unread_may_change(report: Report, unread: list[tuple[int | None, str]]) -> 
                 .with_legal(report.legal)
             )
     report.errors.sort(key=lambda e: e.line_no or 0)
+
+
+@cache
+def _alternative(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    """The start of another choice or a contrast ("or maybe not", "but only if")."""
+    words = (*vocab.term("_OR").words, *vocab.contrasts)
+    return re.compile(rf"^\W*(?:{'|'.join(map(phrase, words))})\b", re.IGNORECASE)
 
 
 # The decisions whose order takes a colonist too, and the building he comes from.

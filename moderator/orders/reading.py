@@ -302,7 +302,10 @@ def _reasons(vocab: Vocabulary) -> tuple[re.Pattern[str], re.Pattern[str], re.Pa
             rf"|[,;]\s*(?:{so})\b[\s,;:]*(?=\w)(?!{anyone}))",
             re.I,
         ),
-        re.compile(rf"(?<=\w)[\s,;:\-\u2013\u2014]*\b(?:{after})\b(?P<why>.*)$", re.I),
+        # (to the end of its sentence: "hacienda, since it's free. Actually no." is no reason)
+        re.compile(
+            rf"(?<=\w)[\s,;:\-\u2013\u2014]*\b(?:{after})\b(?P<why>[^.!?;]*)[.!?;\s]*$", re.I
+        ),
     )
 
 
@@ -333,7 +336,7 @@ def reasoned(text: str, vocab: Vocabulary = ENGLISH) -> Reasoned | None:
             return None
         found = Reasoned(0, m.start(), m.group("why").strip())
         if _choosing(vocab).search(found.why):
-            return None  # "trader, because ..., or maybe the mayor": a choice, not a reason
+            return None  # "trader, because ..., or maybe the mayor": a choice, no reason
     if refers(readable[found.start : found.end], vocab):
         return None  # "since sugar is worth more, I'll keep it": the reason names it
     return found
@@ -341,7 +344,8 @@ def reasoned(text: str, vocab: Vocabulary = ENGLISH) -> Reasoned | None:
 
 @cache
 def _choosing(vocab: Vocabulary) -> re.Pattern[str]:
-    words = (*vocab.term("_OR").words, *vocab.contrasts)
+    """Words of another choice, a hesitation or a taking-back ("..., maybe tobacco")."""
+    words = (*vocab.term("_OR").words, *vocab.contrasts, *vocab.undecided, *vocab.corrections)
     return re.compile(rf"\b(?:{'|'.join(map(phrase, words))})\b", re.IGNORECASE)
 
 
