@@ -521,7 +521,8 @@ def test_an_answer_taken_back_gives_way_to_the_next(position: str, back: str) ->
 def test_an_order_addressed_to_another_player_is_not_done(position: str) -> None:
     game, seat, first, _ = _two_answers(position)
     for other in (p.name for i, p in enumerate(game.state.players) if i != seat):
-        for lead in (f"{other}, ", f"Hey {other}, ", f"{other}: "):
+        own = game.state.players[seat].name
+        for lead in (f"{other}, ", f"Hey {other}, ", f"{other}: ", f"{own} here. {other}, "):
             report = check_mail(lead + first, game, seat)
             assert report.actions == [] and report.queued == [], report.render()
             # Said why, unless the line reads as a greeting ("Hey Bob, hacienda").
@@ -662,7 +663,9 @@ def test_a_sign_off_that_is_an_order_word_with_a_slip_is_a_name(position: str, n
 
 
 @pytest.mark.parametrize("position", ("role", "settle", "build", "trade", "craftsman"))
-@pytest.mark.parametrize("wait", ["Let me think and get back to you", "not sure yet", "TBC"])
+@pytest.mark.parametrize(
+    "wait", ["Let me think and get back to you", "not sure yet", "TBC", "need to think it over"]
+)
 def test_a_choice_written_undecided_is_asked_back(position: str, wait: str) -> None:
     """ "X or Y" is a preference list, but not from a player who says he has not decided
     ("trader or mayor. Let me think"): then it is asked back and nothing is done."""

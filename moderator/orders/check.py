@@ -721,7 +721,9 @@ def _not_for_now(item: Parsed, game: Game, seat: int) -> OrderError | None:
     round"; "later" only for the decision asked now: orders for later decisions of this
     round are kept anyway). Refused with the reason, never done."""
     seg = item.segment
-    m = _VOCATIVE.match(seg.line)
+    # (at the start of its sentence: "Chris here. Anna, take the craftsman!")
+    before = seg.line[: seg.column - 1]
+    m = _VOCATIVE.match(seg.line[max(before.rfind(c) for c in ".!?;") + 1 :])
     others = {p.name.lower(): p.name for i, p in enumerate(game.state.players) if i != seat}
     if m is not None and m.group(1).lower() in others:
         name = others[m.group(1).lower()]

@@ -604,6 +604,8 @@ ENGLISH = Vocabulary(
         *("let me think", "get back to you", "not sure", "undecided", "can't decide"),
         *("cannot decide", "haven't decided", "have not decided", "still deciding"),
         *("decide later", "i'll decide", "thinking about it", "will confirm", "tbc"),
+        *("think it over", "think about it", "have a think", "need to think"),
+        *("give me a bit", "give me a moment", "give me a minute"),
         *("decide for me", "choose for me", "pick for me", "your choice", "pick one"),
         *("unsure", "no idea", "dunno", "don't know", "do not know", "not decided"),
         *("torn between", "can't choose", "cannot choose", "on the fence", "in two minds"),
