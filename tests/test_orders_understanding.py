@@ -969,3 +969,15 @@ def test_what_follows_an_answer_as_another_choice_stops_it(position: str) -> Non
     ):
         report = check_mail(text, game, seat)
         assert first not in [a.meaning for a in report.accepted], (text, report.render())
+
+
+@pytest.mark.parametrize(("position", "name"), STORERS)
+def test_just_the_goods_named_is_the_rest_not_kept(position: str, name: str) -> None:
+    """ "just the coffee" keeps the coffee and as little else as the space allows, as
+    "keep the coffee, dump the rest" does (it was the coffee and the default)."""
+    game, seat, _, have = _storer(position, name)
+    for g in have:
+        said = check_mail(f"keep the {g.label}, dump the rest", game, seat)
+        for text in (f"just the {g.label}", f"keep just the {g.label} please"):
+            report = check_mail(text, game, seat)
+            assert report.actions == said.actions, (text, report.render(), said.render())

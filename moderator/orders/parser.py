@@ -966,14 +966,17 @@ def _parse_order(text: str, start: str) -> Command:
         raise
     except LarkError as exc:  # pragma: no cover - any other Lark failure is a bad order
         raise OrderSyntaxError(f"I cannot read this order ({exc})") from None
-    if command == KeepCmd(()) and _whole().search(text):
+    if command == KeepCmd(()) and _words_of(ENGLISH.wholes).search(text):
         return KeepCmd((), Rest.KEPT)  # "keep it all": not the default, everything
+    keeps = isinstance(command, KeepCmd) and command.items and command.rest is None
+    if keeps and _words_of(ENGLISH.onlies).search(text):
+        return replace(cast(KeepCmd, command), rest=Rest.DROPPED)  # "just the coffee"
     return command
 
 
-@cache
-def _whole(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
-    return re.compile(rf"\b(?:{'|'.join(map(re.escape, vocab.wholes)) or '(?!)'})\b", re.I)
+@lru_cache(maxsize=8)
+def _words_of(words: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{'|'.join(map(re.escape, words)) or '(?!)'})\b", re.I)
 
 
 def parse_orders(text: str) -> list[Command]:

@@ -110,6 +110,9 @@ class Vocabulary:
     negations: tuple[str, ...] = ()
     # Ignored words that make a keep order naming nothing keep everything ("keep it all").
     wholes: tuple[str, ...] = ()
+    # Ignored words that make a keep order keep the goods it names and no more ("just the
+    # coffee": the rest is not kept, as far as the space allows).
+    onlies: tuple[str, ...] = ()
     # Words after goods that say they are not kept ("the corn can go"), and the words
     # around goods that do ("let the corn go"): read as a word of DROP before them (their
     # own words are ignored ones, which the grammar would read as keeping the goods).
@@ -648,6 +651,7 @@ ENGLISH = Vocabulary(
         *("disregard", "never mind", "nevermind", "hang on", "hold on", "wrong"),
     ),
     wholes=("all",),
+    onlies=("just", "only", "nothing else", "nothing more"),
     drops_after=(
         *("can go", "may go", "could go", "can be lost", "may be lost", "can be dumped"),
         *("is not needed", "are not needed", "goes away", "can go away", "goes"),
