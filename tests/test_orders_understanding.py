@@ -882,6 +882,12 @@ def test_a_choice_left_to_the_moderator_is_asked_back(position: str) -> None:
         report = check_mail(text, game, seat)
         assert report.actions == [] and report.queued == [], report.render()
         assert [type(e) for e in report.errors] == [Question], report.render()
+    # From a player with nothing to decide: asked back all the same, naming nothing.
+    idle = next(i for i in range(game.state.n) if decision_of(game, i) is None)
+    report = check_mail(f"anything but {first}", game, idle)
+    (err,) = report.errors
+    assert report.queued == [] and err.alternatives == (), report.render()
+    assert "write the order you choose" in err.reason, report.render()
 
 
 @pytest.mark.parametrize("no", ["except", "not", "no", "without", "never"])

@@ -206,8 +206,8 @@ def _left_to_us(text: str, game: Game, seat: int, vocab: Vocabulary) -> Question
     player; asked back naming the orders not excluded."""
     cut = _except(vocab).search(text)
     excluded = _options(text[cut.end() :], game, seat, vocab) if cut else []
-    if excluded:
-        left = [o for o in legal_orders(game, seat) if o not in excluded]
+    left = [o for o in legal_orders(game, seat) if o not in excluded]
+    if excluded and left:
         listed = or_list([f'"{o}"' for o in left], "and")
         return Question(f"not decided: nothing was done; write one of {listed}", left)
     return undecided_only(text)
