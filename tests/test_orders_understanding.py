@@ -678,6 +678,20 @@ def test_a_choice_written_undecided_is_asked_back(position: str, wait: str) -> N
     assert any(isinstance(e, AmbiguousOrder) for e in asked.errors), asked.render()
 
 
+@pytest.mark.parametrize("position", ONE_ANSWER)
+def test_an_answer_before_a_question_on_the_same_decision_is_not_done(position: str) -> None:
+    """ "Extra barrel... sugar or coffee, depends on what Bob does. Let me think.": the
+    mail asks which answer to give, so the one before the question is not done either."""
+    game, seat, first, second = _two_answers(position)
+    for text in (
+        f"{first}... {first} or {second}? Let me think.",
+        f"{first}\n{first} or {second}?",
+    ):
+        report = check_mail(text, game, seat)
+        assert report.actions == [] and report.queued == [], report.render()
+        assert any(isinstance(e, Question) for e in report.errors), report.render()
+
+
 def test_two_uses_of_the_wharf_in_one_mail_are_asked_back() -> None:
     """The wharf is used once a phase: two wharf loadings of one mail are two answers,
     asked back (not a load kept for a turn to come), unless the second takes the first

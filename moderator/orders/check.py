@@ -28,9 +28,16 @@ from .commands import (
     target_kind,
 )
 from .elsewhere import elsewhere
-from .errors import AlreadyDone, AmbiguousOrder, IllegalOrder, OrderError, OrderSyntaxError
+from .errors import (
+    AlreadyDone,
+    AmbiguousOrder,
+    IllegalOrder,
+    OrderError,
+    OrderSyntaxError,
+    Question,
+)
 from .format import format_action, legal_orders
-from .parser import Alternative, Parsed, Segment, parse_mail, password, read_mail
+from .parser import Alternative, Parsed, Segment, parse_mail, parse_order, password, read_mail
 from .questions import hesitation, question, undecided, undecided_only
 from .queue import (
     DecisionKey,
@@ -526,6 +533,7 @@ def check_mail(
     _whole_colonist_order(report, decision)
     _loose_alone(report)
     _unread_may_change(report, unread)
+    _asked_over(report, decision)
     if unpicked is not None:
         _without_role(report, *unpicked)
     _complete_turn(report, game, seat, says_hacienda)
@@ -709,6 +717,35 @@ def _alternative(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     """The start of another choice or a contrast ("or maybe not", "but only if")."""
     words = (*vocab.term("_OR").words, *vocab.contrasts)
     return re.compile(rf"^\W*(?:{'|'.join(map(phrase, words))})\b", re.IGNORECASE)
+
+
+def _asked_over(report: Report, decision: Decision | None) -> None:
+    """An answer is not done when the mail then asks which answer to give to the same
+    decision ("Extra barrel... sugar or coffee, depends on what Bob does. Let me
+    think."): its writer has not decided. An answer after the question, on a later line
+    or after a decision on its line ("Not sure, sugar or coffee... ok, coffee"), stays."""
+    for asked in [e for e in report.errors if isinstance(e, Question) and e.alternatives]:
+        kinds = set()
+        for option in asked.alternatives:
+            try:
+                kinds.add(target_kind(parse_order(option)))
+            except OrderError:
+                continue
+        line_no = asked.line_no or 0
+        now = decision.kind if decision is not None else None
+        for item in [a for a in report.accepted if (_kind_of(a) or now) in kinds]:
+            if item.line_no > line_no or (item.line_no == line_no and decided(asked.line)):
+                continue
+            report.accepted.remove(item)
+            report.errors.append(
+                IllegalOrder(
+                    f"not done: line {line_no} asks which to choose for it; write the one "
+                    "you choose"
+                )
+                .at(item.text, item.line_no)
+                .with_legal(report.legal)
+            )
+    report.errors.sort(key=lambda e: e.line_no or 0)
 
 
 # The decisions whose order takes a colonist too, and the building he comes from.

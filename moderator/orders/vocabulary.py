@@ -609,6 +609,7 @@ ENGLISH = Vocabulary(
         *("decide later", "i'll decide", "thinking about it", "will confirm", "tbc"),
         *("think it over", "think about it", "have a think", "need to think"),
         *("give me a bit", "give me a moment", "give me a minute"),
+        *("haven't made up my mind", "have not made up my mind", "not made up my mind"),
         *("decide for me", "choose for me", "pick for me", "your choice", "pick one"),
         *("unsure", "no idea", "dunno", "don't know", "do not know", "not decided"),
         *("torn between", "can't choose", "cannot choose", "on the fence", "in two minds"),
