@@ -833,16 +833,27 @@ def test_the_rest_goes_where_it_is_said(position: str, name: str) -> None:
             assert isinstance(action, Store) and g in (*action.warehouse, action.windrose)
 
 
+def _reads_as(game: Game, seat: int, said: str, *texts: str) -> None:
+    """Each of ``texts`` does what ``said``, the order as the guide writes it, does."""
+    meant = check_mail(said, game, seat)
+    for text in texts:
+        report = check_mail(text, game, seat)
+        assert report.actions == meant.actions, (text, report.render(), meant.render())
+
+
 @pytest.mark.parametrize(("position", "name"), STORERS)
 def test_goods_that_stay_or_go_somewhere_are_kept_there(position: str, name: str) -> None:
     """ "the sugar stays in the warehouse", "sugar goes in my warehouse", "warehouse:
     sugar + coffee" read as the keep order they say."""
     game, seat, _, have = _storer(position, name)
     for g in have:
-        said = check_mail(f"keep {g.label} in the warehouse", game, seat)
-        for text in (f"the {g.label} stays in the warehouse", f"{g.label} goes in my warehouse"):
-            report = check_mail(text, game, seat)
-            assert report.actions == said.actions, (text, report.render(), said.render())
+        _reads_as(
+            game,
+            seat,
+            f"keep {g.label} in the warehouse",
+            f"the {g.label} stays in the warehouse",
+            f"{g.label} goes in my warehouse",
+        )
     for a, b in itertools.combinations(have, 2):
         said = check_mail(f"keep {a.label} and {b.label} in the warehouse", game, seat)
         report = check_mail(f"warehouse: {a.label} + {b.label}", game, seat)
@@ -923,10 +934,14 @@ def test_goods_that_can_go_are_not_kept(position: str, name: str) -> None:
     told which goods go, nothing is done."""
     game, seat, _, have = _storer(position, name)
     for g in have:
-        said = check_mail(f"dump the {g.label}", game, seat)
-        for text in (f"the {g.label} can go", f"let the {g.label} go", f"{g.label} may be lost"):
-            report = check_mail(text, game, seat)
-            assert report.actions == said.actions, (text, report.render(), said.render())
+        _reads_as(
+            game,
+            seat,
+            f"dump the {g.label}",
+            f"the {g.label} can go",
+            f"let the {g.label} go",
+            f"{g.label} may be lost",
+        )
     for a, b in itertools.permutations(have, 2):
         report = check_mail(f"keep the {a.label} and the {b.label} can go", game, seat)
         assert report.actions == [], report.render()
@@ -997,7 +1012,10 @@ def test_just_the_goods_named_is_the_rest_not_kept(position: str, name: str) -> 
     "keep the coffee, dump the rest" does (it was the coffee and the default)."""
     game, seat, _, have = _storer(position, name)
     for g in have:
-        said = check_mail(f"keep the {g.label}, dump the rest", game, seat)
-        for text in (f"just the {g.label}", f"keep just the {g.label} please"):
-            report = check_mail(text, game, seat)
-            assert report.actions == said.actions, (text, report.render(), said.render())
+        _reads_as(
+            game,
+            seat,
+            f"keep the {g.label}, dump the rest",
+            f"just the {g.label}",
+            f"keep just the {g.label} please",
+        )
