@@ -625,6 +625,17 @@ def test_a_sentence_that_only_answers_the_colonist_belongs_to_the_order(
             assert [a.meaning for a in report.accepted] == [order], report.render()
 
 
+@pytest.mark.parametrize(("role", "step"), [("builder", "factory"), ("settler", "corn")])
+def test_a_colonist_s_answer_after_a_role_is_for_the_step_after_it(role: str, step: str) -> None:
+    """ "builder", "no university colonist", "factory" on three lines: the answer is for
+    the building, never joined to the role (which would leave the mail undone)."""
+    game = load_position("role")
+    building = "university" if role == "builder" else "hospice"
+    report = check_mail(f"{role}\nno {building} colonist\n{step}", game, 0)
+    assert [a.meaning for a in report.accepted][:1] == [f"role {role}"], report.render()
+    assert len(report.accepted) == 2 and not report.errors, report.render()
+
+
 @pytest.mark.parametrize("position", ["settle", "build", "trade", "craftsman", "hacienda"])
 def test_a_pass_with_words_after_it_is_a_pass_unless_they_may_change_it(position: str) -> None:
     """ "Pass on the plantations this time", "nah, nothing for me", "pass - broke": a pass

@@ -60,6 +60,7 @@ from .commands import (
     target_kind,
 )
 from .errors import OrderError, OrderSyntaxError
+from .mentions import mentions_of, words_of
 from .queue import role_kinds
 from .reading import (
     MENTIONS_TIER,
@@ -1020,7 +1021,7 @@ def segments(text: str, own: frozenset[str] = frozenset()) -> Iterator[Segment]:
     for seg in _pieces(text, own):
         said = detail_said(seg.text)
         if said is not None:
-            if held is not None and says_something(held.text):
+            if held is not None and says_something(held.text) and not _role_only(held.text):
                 held = _joined(held, [said])
             else:
                 details.append(said)
@@ -1034,6 +1035,14 @@ def segments(text: str, own: frozenset[str] = frozenset()) -> Iterator[Segment]:
     if held is not None:
         yield held
     yield from alone  # details alone: read as they are
+
+
+def _role_only(text: str) -> bool:
+    """Whether ``text`` names roles and nothing else ("builder"): a colonist's answer
+    after it is for the tile or building that follows."""
+    found = words_of(text)
+    things = mentions_of(found) if found is not None else None
+    return bool(things) and all(m.cls == "role" for m in things or ())
 
 
 def _joined(order: Segment, details: list[str]) -> Segment:
