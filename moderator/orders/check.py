@@ -49,6 +49,7 @@ from .queue import (
 )
 from .reading import (
     MENTIONS_TIER,
+    any_phrase,
     condition,
     correction,
     decided,
@@ -563,7 +564,7 @@ def _other_wharf(report: Report, command: GameCommand) -> Accepted | None:
 
 @cache
 def _wharf_words(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
-    return re.compile(rf"\b(?:{'|'.join(map(phrase, vocab.term('WHARF').words))})\b", re.I)
+    return any_phrase(vocab.term("WHARF").words)
 
 
 _WHOLE = (DecisionKind.MAYOR, DecisionKind.STORE)

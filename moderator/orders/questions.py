@@ -15,7 +15,7 @@ from .commands import Command, GameCommand, RoleCmd, is_absence, is_service, tar
 from .errors import OrderError, Question
 from .format import format_action, legal_orders
 from .parser import Parsed, parse_mail
-from .reading import decided, has_verb, phrase, says_something
+from .reading import any_phrase, decided, has_verb, phrase, says_something
 from .resolve import decision_of, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary, negation
 
@@ -47,7 +47,7 @@ def _choice(vocab: Vocabulary, heading: bool = False) -> re.Pattern[str]:
     """A choice between orders: "or" and its like, or a word that heads one ("between");
     ``heading``: only the latter."""
     words = (*(() if heading else vocab.term("_OR").words), *vocab.choices)
-    return re.compile(rf"\b(?:{'|'.join(map(phrase, words)) or '(?!)'})\b", re.IGNORECASE)
+    return any_phrase(words)
 
 
 def _options(text: str, game: Game, seat: int, vocab: Vocabulary) -> list[str]:
@@ -197,7 +197,7 @@ def question(
 def _except(vocab: Vocabulary) -> re.Pattern[str]:
     """Where the orders a choice left to the moderator excludes start ("anything but")."""
     words = (*vocab.term("EXCEPT").words, *vocab.exclusions)
-    return re.compile(rf"\b(?:{'|'.join(map(phrase, words))})\b", re.IGNORECASE)
+    return any_phrase(words)
 
 
 def _left_to_us(text: str, game: Game, seat: int, vocab: Vocabulary) -> Question:

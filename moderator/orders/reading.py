@@ -33,6 +33,16 @@ def phrase(words: str) -> str:
     return r"\s+".join(map(re.escape, words.split()))
 
 
+def any_phrase(phrases: Iterable[str]) -> re.Pattern[str]:
+    """Any of ``phrases``, whole words, in any case (none: a pattern that never matches)."""
+    return re.compile(rf"\b(?:{'|'.join(map(phrase, phrases)) or '(?!)'})\b", re.IGNORECASE)
+
+
+def _term_parts(vocab: Vocabulary, names: Iterable[str]) -> frozenset[str]:
+    """The single words of the terms ``names`` ("do not" gives "do" and "not")."""
+    return frozenset(p for n in names for w in vocab.term(n).words for p in w.split())
+
+
 @cache
 def _courtesy(vocab: Vocabulary) -> re.Pattern[str]:
     phrases = sorted(vocab.courtesies, key=len, reverse=True)
@@ -159,11 +169,8 @@ _DETAIL_JOINING = ("ON", "TO", "FROM", "_AND")
 
 @cache
 def _detail_words(vocab: Vocabulary) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    def parts(names: tuple[str, ...]) -> frozenset[str]:
-        return frozenset(p for n in names for w in vocab.term(n).words for p in w.split())
-
-    building, answer = parts(_DETAIL_TERMS), parts(_DETAIL_ANSWER)
-    return building, answer, building | answer | parts(_DETAIL_JOINING)
+    building, answer = _term_parts(vocab, _DETAIL_TERMS), _term_parts(vocab, _DETAIL_ANSWER)
+    return building, answer, building | answer | _term_parts(vocab, _DETAIL_JOINING)
 
 
 def detail_said(text: str, vocab: Vocabulary = ENGLISH) -> str | None:
@@ -346,12 +353,12 @@ def reasoned(text: str, vocab: Vocabulary = ENGLISH) -> Reasoned | None:
 def _choosing(vocab: Vocabulary) -> re.Pattern[str]:
     """Words of another choice, a hesitation or a taking-back ("..., maybe tobacco")."""
     words = (*vocab.term("_OR").words, *vocab.contrasts, *vocab.undecided, *vocab.corrections)
-    return re.compile(rf"\b(?:{'|'.join(map(phrase, words))})\b", re.IGNORECASE)
+    return any_phrase(words)
 
 
 @cache
 def _pronoun(vocab: Vocabulary) -> re.Pattern[str]:
-    return re.compile(rf"\b(?:{'|'.join(map(phrase, vocab.pronouns)) or '(?!)'})\b", re.I)
+    return any_phrase(vocab.pronouns)
 
 
 def refers(text: str, vocab: Vocabulary = ENGLISH) -> bool:
@@ -510,7 +517,7 @@ def _bearing(vocab: Vocabulary) -> frozenset[tuple[str, ...]]:
 @cache
 def _taking_back(vocab: Vocabulary) -> re.Pattern[str]:
     words = (*vocab.corrections, *vocab.short_corrections, *vocab.negations)
-    return re.compile(rf"\b(?:{'|'.join(map(phrase, words))})\b", re.IGNORECASE)
+    return any_phrase(words)
 
 
 # Terms that name a thing of the game: a word one letter from one of theirs is taken for
@@ -867,13 +874,9 @@ _PASSABLE = frozenset(
 def _pass_words(vocab: Vocabulary) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """The words that start a pass, the kinds of thing passed on, and all the words
     that may follow."""
-
-    def parts(names: Iterable[str]) -> frozenset[str]:
-        return frozenset(p for n in names for w in vocab.term(n).words for p in w.split())
-
-    leading = parts(("PASS",)) | (parts(("NO",)) - {"not"})
-    passed_on = parts(_PASSED_ON)
-    return leading, passed_on, leading | passed_on | parts(_PASS_JOINING)
+    leading = _term_parts(vocab, ("PASS",)) | (_term_parts(vocab, ("NO",)) - {"not"})
+    passed_on = _term_parts(vocab, _PASSED_ON)
+    return leading, passed_on, leading | passed_on | _term_parts(vocab, _PASS_JOINING)
 
 
 def said_pass(text: str, vocab: Vocabulary = ENGLISH) -> bool:
