@@ -1016,25 +1016,23 @@ def segments(text: str, own: frozenset[str] = frozenset()) -> Iterator[Segment]:
     order before it, or after it when it comes first ("Coffee. No hospice.", "Coffee"
     and "no hospice" on two lines): one order, "Coffee, no hospice"."""
     held: Segment | None = None  # the order a detail may still join
-    details: list[str] = []  # what the details met before any order say
-    alone: list[Segment] = []  # those details
+    early: list[tuple[Segment, str]] = []  # details met before any order, and what they say
     for seg in _pieces(text, own):
         said = detail_said(seg.text)
         if said is not None:
             if held is not None and says_something(held.text) and not _role_only(held.text):
                 held = _joined(held, [said])
             else:
-                details.append(said)
-                alone.append(seg)
+                early.append((seg, said))
             continue
         if held is not None:
             yield held
         held = seg
-        if details and says_something(seg.text):
-            held, details, alone = _joined(held, details), [], []
+        if early and says_something(seg.text):
+            held, early = _joined(held, [d for _, d in early]), []
     if held is not None:
         yield held
-    yield from alone  # details alone: read as they are
+    yield from (d for d, _ in early)  # details alone: read as they are
 
 
 def _role_only(text: str) -> bool:
