@@ -541,7 +541,10 @@ def _plan(moderator: Moderator) -> None:
     mails that announce its decisions wait for them)."""
     decided = moderator.plan_all()
     if decided:
-        print(f"the autopilot decided {decided} deadline action(s)")
+        print(
+            f"the autopilot chose {decided} action(s) to take at a deadline, announced in "
+            "the mails (nothing is done before the deadline)"
+        )
 
 
 def _outbox(args: argparse.Namespace) -> int:
