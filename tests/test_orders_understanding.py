@@ -559,6 +559,15 @@ def test_a_no_to_the_colonist_not_understood_stops_the_answer(position: str, no:
     assert all(", no" in a.meaning for a in report.accepted if a.action), report.render()
 
 
+def test_a_no_to_a_colonist_the_player_cannot_have_stops_nothing() -> None:
+    """Anna has no hospice: a line she writes about one, not understood, cannot change
+    her tile (and the reply must not suggest "settle corn, no hospice", which she may
+    not order)."""
+    game = load_position("settle")
+    report = check_mail("corn.\nNo hospice guy (don't have one anyway)", game, 0)
+    assert [a.meaning for a in report.accepted] == ["settle corn"], report.render()
+
+
 def test_a_no_to_the_colonist_not_understood_stops_a_tile_ordered_after_the_hacienda() -> None:
     """The no stops the tile also when it is a later step of the turn (Chris, with a
     hospice, answers his hacienda first); the hacienda's answer, which it does not

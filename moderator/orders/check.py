@@ -682,7 +682,7 @@ def _unread_may_change(report: Report, unread: list[tuple[int | None, str]]) -> 
             at_stake = [a for a in report.accepted if isinstance(a.command, WharfCmd)]
             why = "names the wharf, which is used once a phase; write the one you use"
         elif negation().search(said) and _colonist_detail().search(said):
-            at_stake = [a for a in report.accepted if _kind_of(a) in _WITH_COLONIST]
+            at_stake = [a for a in report.accepted if _may_decline(a, report.legal)]
             why = "may say no to the colonist; write the order whole, " + " or ".join(
                 f'like "{a.meaning}, no {_WITH_COLONIST[k]}"'
                 if a.meaning
@@ -747,6 +747,16 @@ def _asked_over(report: Report, decision: Decision | None) -> None:
                 .with_legal(report.legal)
             )
     report.errors.sort(key=lambda e: e.line_no or 0)
+
+
+def _may_decline(item: Accepted, legal: list[str]) -> bool:
+    """Whether ``item`` is a tile or building whose colonist may be declined: done now,
+    when the orders allowed now have it ("settle corn, no hospice"); kept for later,
+    always (who knows what will be allowed then)."""
+    kind = _kind_of(item)
+    if kind not in _WITH_COLONIST:
+        return False
+    return item.key is not None or any(f", no {_WITH_COLONIST[kind]}" in o for o in legal)
 
 
 # The decisions whose order takes a colonist too, and the building he comes from.
