@@ -23,7 +23,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from .archive.publish import Publisher
+from .archive.publish import Publisher, end_with_daemon
 from .config import Config
 from .mail.imap import ImapConfig, ImapPoller, MailboxPosition, backoff_delay
 from .mail.maildir import MaildirInbox, MaildirSink
@@ -764,9 +764,15 @@ class Daemon:
         if self.moderator.autopilot.inline:
             return None
         if self.thinker is None:
-            # spawn, not fork: this process runs threads.
+            # spawn, not fork: this process runs threads. It ends with the daemon, also
+            # one killed outright.
             context = multiprocessing.get_context("spawn")
-            self.thinker = ProcessPoolExecutor(max_workers=1, mp_context=context)
+            self.thinker = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=context,
+                initializer=end_with_daemon,
+                initargs=(os.getpid(),),
+            )
         return self.thinker
 
     async def _decide(self, job: PlanJob) -> str:

@@ -191,3 +191,35 @@ def test_a_daemon_killed_outright_leaves_no_page_builder_behind(
         for pid in builders:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+# The daemon's autopilot thinker (a search player's process) is a pool like the page
+# builder's, made the same way: a worker of such a pool ends with the process that made it.
+_POOL = """
+import multiprocessing, os, time
+from concurrent.futures import ProcessPoolExecutor
+from moderator.archive.publish import end_with_daemon
+
+pool = ProcessPoolExecutor(
+    max_workers=1,
+    mp_context=multiprocessing.get_context("spawn"),
+    initializer=end_with_daemon,
+    initargs=(os.getpid(),),
+)
+print(pool.submit(os.getpid).result(), flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_pool_worker_made_to_end_with_the_daemon_does_when_it_is_killed_outright() -> None:
+    proc = subprocess.Popen([sys.executable, "-c", _POOL], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    worker = int(proc.stdout.readline())
+    assert alive(worker)
+    proc.kill()
+    proc.wait(timeout=30)
+    try:
+        assert wait_for(lambda: not alive(worker), seconds=20)
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(worker, signal.SIGKILL)

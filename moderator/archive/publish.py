@@ -131,12 +131,10 @@ def _factory(url: str) -> sessionmaker[Session]:
     return make_session_factory(make_engine(url))
 
 
-def _worker_start(daemon_pid: int) -> None:
-    """The page builder gives way to the daemon and the mail servers, and ends with the
-    daemon: a daemon killed outright (SIGKILL, the OOM killer) leaves no builder behind,
-    which would otherwise wait for work for ever."""
-    with contextlib.suppress(OSError):
-        os.nice(10)
+def end_with_daemon(daemon_pid: int) -> None:
+    """A worker process of the daemon's pool ends with the daemon: a daemon killed
+    outright (SIGKILL, the OOM killer) leaves no worker behind, which would otherwise
+    wait for work for ever (the pool's initializer, with the daemon's pid)."""
 
     def watch() -> None:
         while os.getppid() == daemon_pid:
@@ -144,6 +142,14 @@ def _worker_start(daemon_pid: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="watch-daemon", daemon=True).start()
+
+
+def _worker_start(daemon_pid: int) -> None:
+    """The page builder gives way to the daemon and the mail servers, and ends with the
+    daemon."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    end_with_daemon(daemon_pid)
 
 
 # The page builder's replays, kept from one change of a game to the next.
