@@ -634,6 +634,59 @@ def test_a_sentence_that_only_answers_the_colonist_belongs_to_the_order(
             assert [a.meaning for a in report.accepted] == [order], report.render()
 
 
+@pytest.mark.parametrize("position", ["settle-hospice", "build-university"])
+@pytest.mark.parametrize("joint", [", and ", ", but ", " - ", "; "])
+def test_answers_to_the_colonist_after_the_order_on_its_line_belong_to_it(
+    position: str, joint: str
+) -> None:
+    """ "coffee, and yes put the hospice guy on it", "Tobacco, but leave it unmanned - I
+    don't want the hospice worker": the answers after the order on its line, in the
+    words people use (a placing verb on "it", a word saying it stays empty, a no to
+    the colonist named or not), are the order's detail."""
+    game = load_position(position)
+    seat = game.deciding()[0]
+    unmanned = ENGLISH.unmanned[0]
+    for declined in (o for o in legal_orders(game, seat) if ", no " in o):
+        order, building = declined.split(", no ")
+        bare = order.split(" ", 1)[1]
+        noes = (
+            f"leave it {unmanned}",
+            "don't put a colonist on it",
+            f"I don't want the {building} worker this time",
+            f"leave the {building} colonist in the supply, I don't want it",
+            f"leave it {unmanned}{joint}no {building} guy",
+        )
+        for no in noes:
+            report = check_mail(f"{bare}{joint}{no}", game, seat)
+            assert [a.meaning for a in report.accepted] == [declined], report.render()
+        for yes in (f"yes put the {building} guy on it", f"the {building} colonist goes on it"):
+            report = check_mail(f"{bare}{joint}{yes}", game, seat)
+            assert [a.meaning for a in report.accepted] == [order], report.render()
+        # a yes and a no on the order's line: not cut, never a guess
+        mixed = f"{bare}{joint}leave it {unmanned}{joint}yes to the {building}"
+        if ";" not in joint:  # (";" ends an order: each answer is then its own)
+            assert check_mail(mixed, game, seat).actions == [], mixed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Colonists:\n2 on coffee roaster\n1 on university",
+        "Remove the colonist from the corn and put him in the university\n2 on roaster\n"
+        "1 on sugar mill",
+        "Staff the uni and fill the roaster.",
+    ],
+)
+def test_a_colonist_placed_on_a_building_is_never_an_answer_to_its_colonist(text: str) -> None:
+    """The mayor's "put him in the university" names the university and a colonist, as
+    an answer about its colonist does; but it places him there, not on "it", and stays
+    an order of its own (as does a heading "Colonists:", which says no yes or no)."""
+    assert all(p.text in text for p in segments(text)), [p.text for p in segments(text)]
+    game = load_position("mayor")
+    report = check_mail(text, game, 0)
+    assert report.actions, report.render()
+
+
 @pytest.mark.parametrize(("role", "step"), [("builder", "factory"), ("settler", "corn")])
 def test_a_colonist_s_answer_after_a_role_is_for_the_step_after_it(role: str, step: str) -> None:
     """ "builder", "no university colonist", "factory" on three lines: the answer is for
@@ -1039,3 +1092,44 @@ def test_just_the_goods_named_is_the_rest_not_kept(position: str, name: str) -> 
             f"just the {g.label}",
             f"keep just the {g.label} please",
         )
+
+
+def test_keep_all_of_the_goods_named_keeps_every_barrel_or_asks() -> None:
+    """ "Keep all the indigo, sugar and coffee": every barrel of each, which David's
+    large warehouse and wind rose cannot hold, so he is asked (never some of them kept
+    and the rest lost); "keep all the sugar", which fits, is done; without "all" the
+    goods are a preference list."""
+    game = load_position("store-large")
+    david = game.names.index("David")
+    three = check_mail("Keep all the indigo, sugar and coffee please.", game, david)
+    assert three.actions == [] and any(isinstance(e, AmbiguousOrder) for e in three.errors)
+    assert "every barrel of indigo, sugar and coffee" in three.render()
+    (sugar,) = check_mail("keep all the sugar", game, david).accepted
+    assert sugar.meaning.startswith("keep sugar in warehouse"), sugar.meaning
+    listed = check_mail("keep indigo, sugar and coffee", game, david)
+    assert [a.meaning for a in listed.accepted] == [
+        "keep indigo in warehouse, sugar in warehouse, 1 coffee on wind rose"
+    ]
+
+
+@pytest.mark.parametrize("ship", ["ship", "boat"])
+def test_a_ship_with_an_article_names_no_room(ship: str) -> None:
+    """ "ship corn on a boat" is "ship corn" (the default ship), not a ship of 1."""
+    game = load_position("load")
+    seat = game.deciding()[0]
+    plain = [a.meaning for a in check_mail("ship corn", game, seat).accepted]
+    assert [a.meaning for a in check_mail(f"ship corn on a {ship}", game, seat).accepted] == plain
+    assert [a.meaning for a in check_mail(f"ship corn on an {ship}", game, seat).accepted] == plain
+
+
+@pytest.mark.parametrize("alternative", ["Or the coffee.", "or sugar"])
+def test_an_alternative_in_a_sentence_of_its_own_is_never_an_order_alone(alternative: str) -> None:
+    """ "Put the corn on a boat. Or the coffee. Your call.": the second sentence is the
+    other side of a choice, never an order of its own done beside (or instead of) the
+    first."""
+    game = load_position("load")
+    seat = game.deciding()[0]
+    for text in (f"Put the corn on a boat. {alternative} Your call.", f"Corn. {alternative}"):
+        report = check_mail(text, game, seat)
+        done = [a.meaning for a in report.accepted]
+        assert not any(m.startswith(("ship coffee", "ship sugar")) for m in done), report.render()

@@ -124,12 +124,14 @@ class KeepCmd:
     Unplaced items fill the warehouses first, then the wind rose. ``rest``: what becomes
     of the goods not named, kept (where ``rest_where`` says) or dropped; None: the space
     left is filled by the published default. ``drop``: goods not to keep. Nothing said
-    at all: the published default."""
+    at all: the published default. ``whole``: every barrel of each good named is kept
+    ("all the sugar and coffee"), or the player is asked."""
 
     items: tuple[KeepItem, ...]
     rest: Rest | None = None
     rest_where: Where | None = None
     drop: tuple[Good, ...] = ()
+    whole: bool = False  # "keep all the sugar and coffee": every barrel of each good named
 
 
 @dataclass(frozen=True, slots=True)

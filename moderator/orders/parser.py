@@ -67,6 +67,7 @@ from .reading import (
     Reading,
     clauses,
     detail_said,
+    detail_tail,
     has_verb,
     normalise,
     phase_named,
@@ -260,7 +261,9 @@ class _ToCommand(Transformer[Token, Command]):
             value = int(text)
         if value < 1:
             raise OrderSyntaxError("a count must be at least 1", column=tok.column)
-        return Token("INT", str(value), tok.start_pos, tok.line, tok.column)
+        # (an article keeps its type: "on a boat" names no ship's room)
+        kind = "ART" if tok.type == "ART" else "INT"
+        return Token(kind, str(value), tok.start_pos, tok.line, tok.column)
 
     def role_name(
         self, tok: Token, num: Token | None = None, _role: Token | None = None
@@ -388,7 +391,9 @@ class _ToCommand(Transformer[Token, Command]):
 
     def on_ship(
         self, _on: Token, _ship: Token | None, capacity: Token, _ship2: Token | None
-    ) -> int:
+    ) -> int | None:
+        if capacity.type == "ART" and _ship is None and _ship2 is not None:
+            return None  # "on a boat": any ship (the default chooses)
         return int(capacity)
 
     def on_wharf(self, *_: Token) -> str:
@@ -972,6 +977,8 @@ def _parse_order(text: str, start: str) -> Command:
     keeps = isinstance(command, KeepCmd) and command.items and command.rest is None
     if keeps and _words_of(ENGLISH.onlies).search(text):
         return replace(cast(KeepCmd, command), rest=Rest.DROPPED)  # "just the coffee"
+    if isinstance(command, KeepCmd) and command.items and _words_of(ENGLISH.wholes).search(text):
+        return replace(command, whole=True)  # "keep all the sugar and coffee"
     return command
 
 
@@ -1018,7 +1025,12 @@ def segments(text: str, own: frozenset[str] = frozenset()) -> Iterator[Segment]:
     held: Segment | None = None  # the order a detail may still join
     early: list[tuple[Segment, str]] = []  # details met before any order, and what they say
     for seg in _pieces(text, own):
-        said = detail_said(seg.text)
+        tail = detail_tail(seg.text)
+        said = detail_said(seg.text) if tail is None else None
+        if tail is not None:
+            # answers after the order on its line ("coffee, and yes put the hospice guy
+            # on it"): the order with them
+            seg = _joined(replace(seg, text=seg.text[: tail[0]]), tail[1])
         if said is not None:
             if held is not None and says_something(held.text) and not _role_only(held.text):
                 held = _joined(held, [said])

@@ -124,6 +124,8 @@ def _clause_break(vocab: Vocabulary) -> re.Pattern[str]:
     # (nor before a contrast: "Not sure. But trader" is one order, the decision)
     takeback = "|".join(
         [rf"{phrase(m)}\b" for m in (*vocab.corrections, *vocab.contrasts)]
+        # nor before an alternative: "Corn on the 5. Or the coffee." is one choice
+        + [rf"{phrase(m)}\b" for m in vocab.term("_OR").words]
         + [rf"{phrase(m)}\s*[,!:\-\u2013\u2014]" for m in vocab.short_corrections]
     )
     leads = "|".join(phrase(lead) for lead in vocab.clause_leads) or r"(?!)"
@@ -161,37 +163,131 @@ def clauses(
 
 
 # The words of a sentence that only answers the colonist of a hospice or university:
-# the building, an answer (the colonist, yes or no) and the words that join them; no verb.
+# the building (or "it", the tile or building just ordered), an answer (the colonist,
+# yes or no, a placing verb, a word saying it stays unmanned) and the words that join
+# them. Any other order word makes it something else. A placing verb says yes only
+# with the colonist placed on "it" ("put the hospice guy on it").
 _DETAIL_TERMS = ("HOSPICE", "UNIVERSITY")
 _DETAIL_ANSWER = ("COLONIST", "YES", "NO", "DONT", "WITHOUT", "WITH", "PASS")
-_DETAIL_JOINING = ("ON", "TO", "FROM", "_AND")
+_DETAIL_JOINING = ("ON", "TO", "FROM", "_AND", "PLACE", "LEAVE", "EMPTY")
 
 
 @cache
-def _detail_words(vocab: Vocabulary) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+def _detail_words(
+    vocab: Vocabulary,
+) -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+    """The buildings, the answers, every word allowed, and the words saying the colonist
+    stays away (LEAVE, EMPTY, ``unmanned``)."""
     building, answer = _term_parts(vocab, _DETAIL_TERMS), _term_parts(vocab, _DETAIL_ANSWER)
-    return building, answer, building | answer | _term_parts(vocab, _DETAIL_JOINING)
+    away = _term_parts(vocab, ("LEAVE", "EMPTY")) | {p for w in vocab.unmanned for p in w.split()}
+    allowed = building | answer | _term_parts(vocab, _DETAIL_JOINING)
+    return building, answer, allowed, away
 
 
 def detail_said(text: str, vocab: Vocabulary = ENGLISH) -> str | None:
     """What ``text`` says when it only answers the colonist of a hospice or university
-    ("No hospice.", "Yes to the university worker", "University: yes"), to be joined to
-    its order: "no hospice" for a no, "" for a yes (the colonist is taken unless
-    declined), the text itself when it says both. None: it says something else too (of
-    the order words it may name only one of the buildings, an answer and the words
-    joining them)."""
-    building, answer, allowed = _detail_words(vocab)
-    named = {m.group(0).lower() for m in _WORD.finditer(text)} & _naming_words(vocab)
-    if not (named & building and named & answer and named <= allowed):
+    ("No hospice.", "Yes to the university worker", "University: yes", "and put the
+    hospice guy on it", "leave it unmanned", "no colonist on it"), to be joined to its
+    order: "no hospice" (or "no colonist", the building not named) for a no, "" for a
+    yes (the colonist is taken unless declined), the text itself when it says both.
+    None: it says something else too (of the order words it may name only one of the
+    buildings, an answer and the words joining them); it places a colonist anywhere
+    but on "it" ("put him in the university" is the mayor's); or, naming no building,
+    it says no yes or no to a colonist ("Colonists:", "Hey folks")."""
+    building, answer, allowed, away = _detail_words(vocab)
+    found = {m.group(0).lower() for m in _WORD.finditer(text)}
+    named = found & _naming_words(vocab)
+    colonist = set(vocab.term("COLONIST").words)
+    unmanned = found & {p for w in vocab.unmanned for p in w.split()}
+    said_no = negation(vocab).search(text) is not None
+    moving = _term_parts(vocab, ("MOVE",))
+    if said_no:
+        allowed |= _term_parts(vocab, ("TAKE",))  # "I don't want the hospice worker"
+    if not named & _term_parts(vocab, ("FROM",)):
+        allowed |= moving  # "the university colonist goes on it"
+    if not named <= allowed or "?" in text or found & _term_parts(vocab, ("NUMWORD",)):
         return None
-    yes = bool(named & set(vocab.term("YES").words))
-    no = negation(vocab).search(text) is not None
+    if any(c.isdigit() for c in text):
+        return None  # a count: a colonist order ("take 1 from the university")
+    on_it = _on_it(vocab).search(text) is not None
+    if named & (_term_parts(vocab, ("PLACE",)) | moving) - colonist and not on_it:
+        return None  # "put him in the university": a placement
+    yes = bool(named & set(vocab.term("YES").words)) or (on_it and not said_no)
+    no = said_no or bool(found & away)
+    if not named & building:
+        if not (named & colonist or unmanned) or not (yes or no):
+            return None  # "Colonists:", "Hey folks": no answer said
+    elif not (named & answer or unmanned or on_it):
+        return None  # "the university": the building alone
     if yes == no:
         return text.strip().rstrip(".!")
     if yes:
         return ""
     hospice = named & set(vocab.term("HOSPICE").words)
-    return "no " + ("hospice" if hospice else "university")
+    university = named & set(vocab.term("UNIVERSITY").words)
+    return "no " + ("hospice" if hospice else "university" if university else "colonist")
+
+
+@cache
+def _on_it(vocab: Vocabulary) -> re.Pattern[str]:
+    """A colonist placed on the tile or building just ordered ("on it", "there")."""
+    on = any_phrase((*vocab.term("ON").words, *vocab.term("TO").words)).pattern
+    it = any_phrase(vocab.pronouns).pattern
+    return re.compile(rf"{on}\s+{it}|\bthere\b", re.IGNORECASE)
+
+
+_DETAIL_CUT = re.compile(r"\s*(?:[,;:]|\s[\-\u2013\u2014]+\s|[\u2013\u2014])\s*")
+
+
+def detail_tail(text: str, vocab: Vocabulary = ENGLISH) -> tuple[int, list[str]] | None:
+    """An order and, after it on the same line, only answers to its colonist ("coffee,
+    and yes put the hospice guy on it", "Tobacco, but leave it unmanned - I don't want
+    the hospice worker"): where the order ends, and what each answer says
+    (detail_said). None: no such answers, or one of the pieces after the first answer
+    says something else. The answers must agree, or the order is not cut."""
+    cuts = list(_DETAIL_CUT.finditer(text))
+    for i, cut in enumerate(cuts):
+        head = text[: cut.start()]
+        if not says_something(head, vocab):
+            continue
+        if detail_said(head, vocab) is not None:
+            return None  # answers only ("leave it unmanned, and no hospice guy")
+        ends = [c.start() for c in cuts[i + 1 :]] + [len(text)]
+        starts = [cut.end()] + [c.end() for c in cuts[i + 1 :]]
+        said: list[str] = []
+        for start, end in zip(starts, ends, strict=True):
+            piece = _detail_lead(vocab).sub("", text[start:end])
+            if not piece.strip(" .!"):
+                continue
+            answer = detail_said(piece, vocab)
+            if answer is None and said and said[-1] and _refuses_only(piece, vocab):
+                continue  # "..., leave the hospice colonist in the supply, I don't want it"
+            if answer is None:
+                said = []
+                break
+            said.append(answer)
+        if not said:
+            continue
+        if not (all(a == "" for a in said) or all(a.startswith("no ") for a in said)):
+            return None  # a yes and a no: the line is not cut, nor read as one order
+        named = [a for a in said if a and a != "no colonist"]
+        return len(head), (named or said)[:1]
+    return None
+
+
+def _refuses_only(text: str, vocab: Vocabulary) -> bool:
+    """Whether ``text`` only says no ("I don't want it"): a no, and of the order words
+    only the words of wanting."""
+    named = {m.group(0).lower() for m in _WORD.finditer(text)} & _naming_words(vocab)
+    no = _term_parts(vocab, ("NO", "DONT"))
+    return bool(named & no) and named <= no | _term_parts(vocab, ("TAKE",))
+
+
+@cache
+def _detail_lead(vocab: Vocabulary) -> re.Pattern[str]:
+    """The words joining an answer to its order ("..., and yes", "..., but leave")."""
+    joints = (*vocab.term("_AND").words, *vocab.term("_THEN").words, *vocab.contrasts)
+    return re.compile(rf"^\s*(?:{any_phrase(joints).pattern}[\s,]*)+", re.IGNORECASE)
 
 
 # -- the readings of an order ---------------------------------------------------------
@@ -1024,6 +1120,8 @@ __all__ = [
     "condition",
     "correction",
     "decided",
+    "detail_said",
+    "detail_tail",
     "ends_back",
     "has_verb",
     "interjection",

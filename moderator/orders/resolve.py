@@ -393,6 +393,14 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
     for good in (*(i.good for i in items), *cmd.drop):
         if p.goods[good] <= 0:
             raise IllegalOrder(f"you have no {good.label}")
+    said_counts = {i.good for i in items if i.count is not None}
+    if cmd.whole:
+        # "keep all the sugar and coffee": every barrel of each (the wind rose's one)
+        items = tuple(
+            i if i.count is not None or i.where is Where.WINDROSE else replace(i, count=n)
+            for i in items
+            for n in (p.goods[i.good],)
+        )
     for item in items:
         if item.where is Where.WINDROSE and item.count not in (None, 1):
             raise IllegalOrder("the wind rose holds one barrel")
@@ -427,7 +435,7 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
         fits = list(stores)  # only goods not kept named ("dump the corn")
     if not fits:
         room = f"{cap} kind{'s' if cap != 1 else ''} in warehouses and 1 barrel on the wind rose"
-        counted = [i for i in items if i.count is not None]
+        counted = [i for i in items if i.good in said_counts]
         if counted:
             g = counted[0].good
             reason = (
@@ -438,7 +446,8 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
             reason = "you cannot keep everything"
         else:
             where = " as you wrote" if in_house or on_rose else ""
-            reason = f"you cannot keep {_and_list([i.good.label for i in items])}{where}"
+            every = "every barrel of " if cmd.whole else ""
+            reason = f"you cannot keep {every}{_and_list([i.good.label for i in items])}{where}"
         if not close:
             # Not all of them fit: the ways to keep as many of them as fit are asked.
             most = max((sum(kept(a, i.good) >= 1 for i in items) for a in stores), default=0)

@@ -140,6 +140,9 @@ class Vocabulary:
     # The conditions that only say when in the turn ("once Bob is done", "after Anna"):
     # another player may be named in them.
     times: tuple[str, ...] = ()
+    # Words saying a new tile or building gets no colonist ("leave it unmanned", "the
+    # hospice colonist stays in the supply"): a no to the hospice's or university's.
+    unmanned: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -646,6 +649,7 @@ ENGLISH = Vocabulary(
     phase_words=("phase", "turn", "round"),
     apologies=("sorry",),
     times=("when", "whenever", "once", "after", "by the time", "as soon as"),
+    unmanned=("unmanned", "vacant", "unoccupied", "unstaffed", "supply"),
     negations=(
         *("unless", "nobody", "no one", "noone", "never", "neither", "nor", "cannot"),
         *("except", "otherwise", "instead", "cancel", "cancelled", "canceled", "undo"),
