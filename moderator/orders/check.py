@@ -49,10 +49,13 @@ from .queue import (
 )
 from .reading import (
     MENTIONS_TIER,
+    actual,
+    actual_only,
     any_phrase,
     condition,
     correction,
     decided,
+    ends_actual,
     ends_back,
     interjection,
     names_nothing,
@@ -62,6 +65,7 @@ from .reading import (
     refers,
     takes_back_only,
     unchecked_condition,
+    unreal,
     when_blanked,
 )
 from .resolve import KIND_NAMES, asked_now, decision_of, or_list, resolve
@@ -210,13 +214,20 @@ def _conditioned(
             out.append(item)  # (a sentence of its own: "If I had 8 doubloons ... Office.")
             continue
         other = _other_player(text, game, seat)
-        if unchecked_condition(text, own=own) or (other and condition(text, own=own)):
+        blocked: str | None = None
+        if unreal(text):
+            # "If I had the money I'd build the harbor, so the factory": what would
+            # have been orders nothing, and an order after it only with a word that
+            # says it is done in fact ("so", "then", "instead")
+            if actual(after.segment.text) is None:
+                blocked = "which says what would have been; write your order on its own"
+        elif unchecked_condition(text, own=own) or (other and condition(text, own=own)):
             # "if Bob sells corn, sell coffee": the moderator cannot tell if it holds
-            why = IllegalOrder(
-                f'this depends on "{text.strip()}", which the moderator cannot check; '
-                "write the order without it when it holds"
-            )
-            items[i + 1] = why.at(after.segment.line, after.segment.line_no)
+            blocked = "which the moderator cannot check; write the order without it when it holds"
+        if unreal(text) or blocked is not None:
+            if blocked is not None:
+                why = IllegalOrder(f'this depends on "{text.strip()}", {blocked}')
+                items[i + 1] = why.at(after.segment.line, after.segment.line_no)
             out.append(item)
             continue
         roles = condition(text, own=own)
@@ -234,6 +245,34 @@ def _conditioned(
                 f"this is said to be for the {names} phase, but it is no order of it"
             )
             items[i + 1] = why.at(after.segment.line, after.segment.line_no)
+    return out
+
+
+def _unreal_parts(items: list[Parsed | OrderError], said: dict[int, str]) -> set[int]:
+    """The parts not understood that say what would have been and cannot ("I'd have
+    taken corn but it's gone.", "If I had a warehouse I'd keep everything") when the
+    order right after them says it is what is done in fact ("Coffee then.", "as it is,
+    the sugar"; the word alone may come between: "As it is," "keep the sugar"): no
+    order, passed over (their ids); the order after them is the one. Never when that
+    order stands for a thing named before it ("... Keep it then.")."""
+    out: set[int] = set()
+    for at, item in enumerate(items):
+        if not isinstance(item, OrderError) or not unreal(said.get(id(item), item.line)):
+            continue
+        between = [item]
+        for after in items[at + 1 :]:
+            if isinstance(after, OrderError) and actual_only(said.get(id(after), after.line)):
+                between.append(after)
+                continue
+            if isinstance(after, Parsed):
+                seg = after.segment
+                text = seg.text
+                # (the word may be read as the joint before the order: ". Then sell corn")
+                joined = len(between) > 1 or ends_actual(seg.line[: seg.column - 1])
+                fact = actual(text) or ((0, len(text)) if joined else None)
+                if fact is not None and not refers(text[fact[0] : fact[1]]):
+                    out.update(id(i) for i in between)
+            break
     return out
 
 
@@ -331,6 +370,7 @@ def check_mail(
     if parsed and isinstance(parsed[-1], Parsed) and _signed(parsed[-1], parsed):
         parsed = parsed[:-1]
     items = _conditioned(_merge_lines(parsed), said, game, seat)
+    unreal_parts = _unreal_parts(items, said)
     commands = [i.command for i in items if isinstance(i, Parsed)]
     says_hacienda = any(isinstance(c, HaciendaCmd) for c in commands)
     hesitant = undecided(text)
@@ -369,6 +409,8 @@ def check_mail(
             if reason_only(own) and item.line_no in ordered:
                 reasons.add(item.line_no)
                 continue
+            if id(item) in unreal_parts:
+                continue  # "I'd have taken corn but it's gone." then "Coffee then."
             if not (ignored or _signature(own, item, items, game)):
                 why = _question(item, said, game, seat, hesitant, not ordered) or _explained(
                     item, own, game, seat

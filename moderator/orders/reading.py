@@ -426,7 +426,9 @@ def reasoned(text: str, vocab: Vocabulary = ENGLISH) -> Reasoned | None:
     """The order of a text that gives its reason: after a reason that leads ("since
     nobody wants corn, I'll ship sugar"), a consequence in the first person ("Bob took
     the builder so I'll go trader", "the factory looks good but I'll build the harbor"),
-    or before a reason ("trader, since the settler is gone"); None: no reason given."""
+    before a reason ("trader, since the settler is gone"), or after what would have
+    been, said to be done in fact ("I'd have taken corn, coffee then": unreal_then);
+    None: no reason given."""
     readable = text.translate(_APOSTROPHES)
     lead, then, trail = _reasons(vocab)
     for m in (lead.match(readable), then.match(readable)):
@@ -434,6 +436,9 @@ def reasoned(text: str, vocab: Vocabulary = ENGLISH) -> Reasoned | None:
             found = Reasoned(m.end(), len(text), m.group("why").strip(" ,;:"))
             break
     else:
+        found_unreal = unreal_then(readable, vocab)
+        if found_unreal is not None:
+            return found_unreal
         m = trail.search(readable)
         if m is None or not readable[: m.start()].strip():
             return None
@@ -443,6 +448,90 @@ def reasoned(text: str, vocab: Vocabulary = ENGLISH) -> Reasoned | None:
     if refers(readable[found.start : found.end], vocab):
         return None  # "since sugar is worth more, I'll keep it": the reason names it
     return found
+
+
+@cache
+def _unreal(vocab: Vocabulary) -> re.Pattern[str]:
+    words = "|".join(phrase(w) for w in sorted(vocab.unreal, key=len, reverse=True))
+    modals = "|".join(phrase(w) for w in sorted(vocab.modal_perfects, key=len, reverse=True))
+    done = "|".join(phrase(w) for w in vocab.participles)
+    perfect = rf"(?:{modals or '(?!)'})\s+(?:{done or '(?!)'})"
+    return re.compile(rf"\b(?:{words or '(?!)'}|{perfect})\b|(?<=\w){perfect}\b", re.I)
+
+
+def unreal(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` says what would have been and cannot be ("I'd have taken corn
+    but it's gone", "If I had a warehouse I'd keep everything", "I wanted the
+    hacienda"): what it names is no order."""
+    return _unreal(vocab).search(text.translate(_APOSTROPHES)) is not None
+
+
+@cache
+def _actuals(vocab: Vocabulary) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A word that says what is done in fact at the start of an order ("so 1 on sugar",
+    "as it is, the sugar"), and one of one word at its end ("Coffee then.")."""
+    said = sorted(vocab.actuals, key=len, reverse=True)
+    words = "|".join(phrase(w) for w in said) or r"(?!)"
+    single = "|".join(phrase(w) for w in said if " " not in w and w not in vocab.consequences)
+    punct = r"[\s,;:!.\-\u2013\u2014]"
+    return (
+        re.compile(rf"^{punct}*(?:{words})\b{punct}*", re.I),
+        re.compile(rf"{punct}*\b(?:{single or '(?!)'}){punct}*$", re.I),
+    )
+
+
+def actual(text: str, vocab: Vocabulary = ENGLISH) -> tuple[int, int] | None:
+    """Where the order of ``text`` is, when a word says it is what is done in fact
+    ("Coffee then.", "so 1 on sugar", "as it is, the sugar"): its start and end, the
+    word left out; None when no such word starts or ends it."""
+    readable = text.translate(_APOSTROPHES)
+    lead, tail = _actuals(vocab)
+    start = (m.end() if (m := lead.match(readable)) else 0) if readable.strip() else 0
+    end = m.start() if (m := tail.search(readable, start)) else len(readable)
+    if (start, end) == (0, len(readable)) or not readable[start:end].strip():
+        return None
+    return start, end
+
+
+def actual_only(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` is only a word that says what follows is done in fact ("As it
+    is,", "Instead:")."""
+    m = _actuals(vocab)[0].match(text.translate(_APOSTROPHES))
+    return m is not None and not text[m.end() :].strip()
+
+
+@cache
+def _ends_actual(vocab: Vocabulary) -> re.Pattern[str]:
+    words = "|".join(phrase(w) for w in sorted(vocab.actuals, key=len, reverse=True))
+    return re.compile(rf"\b(?:{words or '(?!)'})[\s,;:!.\-\u2013\u2014]*$", re.I)
+
+
+def ends_actual(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text``, the words before an order on its line, end with a word that
+    says it is what is done in fact ("... but it's gone. Then" before "sell corn")."""
+    return _ends_actual(vocab).search(text.translate(_APOSTROPHES)) is not None
+
+
+def unreal_then(text: str, vocab: Vocabulary = ENGLISH) -> Reasoned | None:
+    """The order after what would have been, on one line: the last part after a sign
+    that says it is what is done in fact ("Would have liked corn, coffee instead", "I'd
+    have taken corn but it's gone - so coffee"); None when there is no such part, or
+    the part is unreal too or stands for a thing named before it ("... keep it then")."""
+    readable = text.translate(_APOSTROPHES)
+    if not unreal(readable, vocab):
+        return None
+    for m in reversed(list(re.finditer(r"[,;:.!\u2013\u2014]+|\s[\-]+\s", readable))):
+        rest = readable[m.end() :]
+        said = actual(rest, vocab)
+        if said is None:
+            continue
+        if unreal(rest, vocab) or not unreal(readable[: m.start()], vocab):
+            return None
+        order = rest[said[0] : said[1]]
+        if refers(order, vocab):
+            return None
+        return Reasoned(m.end(), len(text), readable[: m.start()].strip())
+    return None
 
 
 @cache
@@ -813,6 +902,8 @@ def trailing_condition(
             continue
         if not normalise(text[: m.start()], vocab).strip():
             continue  # nothing before it: no order
+        if unreal(tail, vocab):
+            return None  # "I'd build the harbor if I had the money": no order at all
         said = _lead_words(tail, vocab, ties, own)
         if said is not None and len(_LEAD_TOKEN.findall(tail)) <= _MAX_LEAD_WORDS:
             return Lead(m.start(), said)
@@ -909,8 +1000,8 @@ def lead_in(
         heading = m is not None and m.group(0).strip().startswith(":")
         said = _lead_words(piece, vocab, ties, own, heading) if end else None
         words = _LEAD_TOKEN.findall(piece)
-        if m is None or said is None or len(words) > _MAX_LEAD_WORDS:
-            break
+        if m is None or said is None or len(words) > _MAX_LEAD_WORDS or unreal(piece, vocab):
+            break  # (not what would have been: "If I had the money, I'd build the harbor")
         if len(words) == 1 and not (
             words[0].lower() in known(vocab) or _own(words[0].lower(), own)
         ):
@@ -918,7 +1009,7 @@ def lead_in(
         at, roles = m.end(), roles | said
     # A condition up to the verb of the order, no sign between ("If someone picks the
     # trader I sell tobacco"): the longest that names nothing else.
-    if _starts_condition(text[at:], vocab, ties):
+    if _starts_condition(text[at:], vocab, ties) and not unreal(text[at:], vocab):
         verbs = set(verb_words(vocab))
         for w in reversed(list(_WORD.finditer(text, at))):
             if w.group(0).lower() not in verbs or not text[at : w.start()].strip():
@@ -1019,6 +1110,11 @@ def readings(
     why = reasoned(text, vocab)
     if why is not None:
         base = " " * why.start + base[why.start : why.end] + " " * (len(base) - why.end)
+    # A word that says the order is what is done in fact ("Coffee then.", "as it is, the
+    # sugar"), after what would have been: not read.
+    in_fact = actual(base, vocab)
+    if in_fact is not None:
+        base = " " * in_fact[0] + base[in_fact[0] : in_fact[1]] + " " * (len(base) - in_fact[1])
     base = _LEAD.sub(_blank, base)
     base = _interjection(vocab).sub(_blank, base)
     # The writer's own words before the order ("Bob here:", "In case I'm asleep:"), and
@@ -1039,6 +1135,8 @@ def readings(
         base = base[: tail.end] + " " * (len(base) - tail.end)
     if phase:
         kind = _phase_decision(phase)
+    if unreal(base, vocab):
+        return []  # what would have been ("I'd have taken the trader"): no order
     verb = vocab.context_verbs.get(kind) if kind is not None else None
 
     def answer(t: str) -> str | None:
@@ -1062,7 +1160,7 @@ def readings(
     out: list[Reading] = []
     if base.strip() != normalise(text, vocab).strip():
         out.append(Reading(base.strip(), 0))
-    if why is not None and why.why:
+    if why is not None and why.why and not unreal(why.why, vocab):
         # A reason that reads as an order too ("captain, but I'll ship corn"): which of
         # the two is the order is the player's to say.
         out.append(Reading(why.why, 0, why=True))
@@ -1116,12 +1214,15 @@ __all__ = [
     "MENTIONS_TIER",
     "Reading",
     "Reasoned",
+    "actual",
+    "actual_only",
     "clauses",
     "condition",
     "correction",
     "decided",
     "detail_said",
     "detail_tail",
+    "ends_actual",
     "ends_back",
     "has_verb",
     "interjection",
@@ -1139,5 +1240,7 @@ __all__ = [
     "takes_back_only",
     "trailing_condition",
     "unchecked_condition",
+    "unreal",
+    "unreal_then",
     "when_blanked",
 ]

@@ -143,6 +143,15 @@ class Vocabulary:
     # Words saying a new tile or building gets no colonist ("leave it unmanned", "the
     # hospice colonist stays in the supply"): a no to the hospice's or university's.
     unmanned: tuple[str, ...] = ()
+    # What would have been and cannot be (reading.unreal): a clause with a word of
+    # ``unreal`` ("if I had", "I wanted") or a ``modal_perfects`` phrase before one of
+    # ``participles`` ("I'd have taken corn") orders nothing. The order is the clause
+    # after it that says what is done in fact, with a word of ``actuals`` at its start
+    # or end ("Coffee then.", "so 1 on sugar", "as it is, the sugar").
+    unreal: tuple[str, ...] = ()
+    modal_perfects: tuple[str, ...] = ()
+    participles: tuple[str, ...] = ()
+    actuals: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -650,6 +659,27 @@ ENGLISH = Vocabulary(
     apologies=("sorry",),
     times=("when", "whenever", "once", "after", "by the time", "as soon as"),
     unmanned=("unmanned", "vacant", "unoccupied", "unstaffed", "supply"),
+    unreal=(
+        *("if i had", "if i'd", "if i were", "if i was", "if only", "had i", "were i"),
+        *("i wish", "wanted", "had wanted", "was hoping", "had hoped", "was planning"),
+        *("had planned", "meant to", "was going to", "was gonna", "were it not"),
+        *("if it weren't", "if it wasn't", "if not for"),
+    ),
+    modal_perfects=(
+        *("would have", "would've", "'d have", "'d've", "could have", "could've"),
+        *("should have", "should've", "might have", "might've", "would of", "could of"),
+    ),
+    participles=(
+        *("taken", "took", "picked", "chosen", "chose", "gone", "went", "liked", "loved"),
+        *("preferred", "wanted", "built", "bought", "sold", "traded", "shipped", "loaded"),
+        *("settled", "planted", "placed", "put", "kept", "stored", "saved", "grabbed"),
+        *("got", "gotten", "selected", "had", "done", "made", "produced", "been", "used"),
+        *("moved", "filled"),
+    ),
+    actuals=(
+        *("then", "so", "instead", "so instead", "as it is", "as things are"),
+        *("as things stand", "so then", "in that case"),
+    ),
     negations=(
         *("unless", "nobody", "no one", "noone", "never", "neither", "nor", "cannot"),
         *("except", "otherwise", "instead", "cancel", "cancelled", "canceled", "undo"),
@@ -783,6 +813,8 @@ def known(vocab: Vocabulary = ENGLISH) -> frozenset[str]:
         out.update(phrase.split())
     for phrase in (*vocab.addressees, *vocab.conditions, *vocab.negations, *vocab.undecided):
         out.update(phrase.split())
+    for phrase in (*vocab.unreal, *vocab.participles, *vocab.actuals):
+        out.update(phrase.split())
     return frozenset(out)
 
 
@@ -907,6 +939,15 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         "read with the order when it goes on to another choice (`..., or maybe the mayor`) or "
         f"the order stands for what it names ({codes(vocab.pronouns)}: `since sugar is worth "
         "more, keep it`)."
+    )
+    lines.append(
+        "What would have been is no order: words with "
+        f"{codes(vocab.unreal)}, or {codes(vocab.modal_perfects)} before "
+        f"{codes(vocab.participles)} (`I'd have taken corn but it's gone`, `If I had a "
+        "warehouse I'd keep everything`). The order after it is read when it says it is "
+        f"what you do in fact, with {codes(vocab.actuals)} at its start, or a word of them "
+        "at its end (`Coffee then.`, `as it is, the sugar`); without one, or when it stands "
+        "for what it names (`... Keep it then.`), nothing is done."
     )
     lines.append(
         "A word with one letter wrong, added, missing or two letters swapped is read as "
