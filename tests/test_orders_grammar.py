@@ -124,6 +124,8 @@ SYNONYMS: list[tuple[str, str]] = [
     ("settle coffee", "settle coffees"),
     ("take quarry", "settle quarry"),
     ("take quarry", "take a quarry"),
+    ("take quarry", "take quarry, using the hut"),
+    ("take quarry", "take a quarry with my construction hut"),
     ("hacienda", "use hacienda"),
     ("hacienda", "hacienda yes"),
     ("no hacienda", "hacienda no"),
@@ -187,6 +189,14 @@ def test_every_building_label_names_exactly_that_building(building: Building) ->
     command = parse_order(f"build {building.label}")
     assert isinstance(command, BuildCmd)
     assert command.candidates == (building,)
+
+
+@pytest.mark.parametrize(
+    "text", ["take quarry with the harbor", "settle coffee using the hut", "take quarry using"]
+)
+def test_only_a_quarry_is_taken_with_the_construction_hut(text: str) -> None:
+    with pytest.raises(OrderError):
+        parse_order(text)
 
 
 def test_declining_hospice_and_university() -> None:

@@ -6,15 +6,30 @@ and a taking-back after the order are not."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from orderscorpus import load_position
 
-from moderator.engine.actions import PickRole, PlaceColonists, Sell
+from moderator.engine.actions import DecisionKind, PickRole, PlaceColonists, Sell
 from moderator.engine.components import Good, Role
 from moderator.orders import check_mail
-from moderator.orders.commands import KeepCmd, SellCmd
-from moderator.orders.reading import lead_in, names_nothing, readings, trailing_condition
+from moderator.orders.commands import (
+    ROLE_DECISION,
+    HaciendaCmd,
+    KeepCmd,
+    SellCmd,
+    SettleCmd,
+    target_kind,
+)
+from moderator.orders.reading import (
+    lead_in,
+    named_words,
+    names_nothing,
+    readings,
+    trailing_condition,
+)
+from moderator.orders.vocabulary import ENGLISH
 
 FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ROLES = [Role.SETTLER, Role.MAYOR, Role.BUILDER, Role.TRADER, Role.CAPTAIN]
@@ -346,3 +361,143 @@ def test_a_role_sent_ahead_with_its_step_is_not_read_for_the_role_asked_later() 
     assert report.queued == [] and report.actions == [], report.render()
     report = check_mail("the builder for the factory", load_position("role"), 0)
     assert report.actions[:1] == [PickRole(Role.BUILDER)], report.render()
+
+
+# A bare answer for the first decision of each role's phase, from Bob (who has nothing
+# to decide in "settle"), and its heading words from the vocabulary.
+ANSWERS = {
+    DecisionKind.SETTLE: "tobacco",
+    DecisionKind.MAYOR: "1 on indigo, 1 on tobacco",
+    DecisionKind.BUILD: "small market",
+    DecisionKind.SELL: "tobacco",
+    DecisionKind.LOAD: "sugar on the 5",
+    DecisionKind.STORE: "sugar in the warehouse",
+}
+PHASE_ROLES = [r for r, k in ROLE_DECISION.items() if k in ANSWERS]
+
+
+@FAST
+@given(
+    st.sampled_from(PHASE_ROLES),
+    st.sampled_from(["{}: ", "{} - ", "The {}'s phase: ", "{} phase \u2014 "]),
+)
+def test_a_role_heading_an_order_sent_ahead_names_its_phase(role: Role, heading: str) -> None:
+    """ "Trader: tobacco" from a player who has nothing to decide: a sale, kept."""
+    kind = ROLE_DECISION[role]
+    text = heading.format(role.label.capitalize()) + ANSWERS[kind]
+    report = check_mail(text, load_position("settle"), 1)
+    assert [target_kind(q.command) for q in report.queued] == [kind], report.render()
+
+
+def test_a_role_heading_an_order_of_another_phase_stops_it() -> None:
+    for text in ("Captain: sell tobacco", "Builder - sugar on the 5"):
+        report = check_mail(text, load_position("settle"), 1)
+        assert report.queued == [] and report.errors, report.render()
+
+
+def test_a_role_heading_the_decision_asked_now_is_read_for_it() -> None:
+    report = check_mail("Trader: the sugar", load_position("trade"), 1)
+    assert report.actions == [Sell(Good.SUGAR)], report.render()
+    # picking a role now, it is the role and its first step, as before
+    report = check_mail("Trader: coffee", load_position("role"), 0)
+    assert report.actions[:1] == [PickRole(Role.TRADER)], report.render()
+
+
+def _heading_kind(word: str) -> DecisionKind | None:
+    verb = next(r for r in readings(f"{word}: x", None) if r.tier == 1).text.split()[0]
+    return next((k for k, v in ENGLISH.context_verbs.items() if v == verb), None)
+
+
+@pytest.mark.parametrize("word", sorted(named_words(ENGLISH)))
+def test_a_heading_that_names_a_decision_reads_the_order_for_it(word: str) -> None:
+    """Every heading word of the vocabulary ("Storage:", "Shipping -", "Sales:")."""
+    kind = ENGLISH.heading_words.get(word) or _heading_kind(word)
+    if kind not in ANSWERS or kind is DecisionKind.MAYOR:
+        return  # (no bare answer of it here; the mayor's colonists are read apart)
+    report = check_mail(f"{word.capitalize()}: {ANSWERS[kind]}", load_position("settle"), 1)
+    assert [target_kind(q.command) for q in report.queued] == [kind], report.render()
+
+
+def test_a_heading_that_names_a_decision_never_reads_another_s_order() -> None:
+    report = check_mail("Storage: sell the tobacco", load_position("settle"), 1)
+    assert report.queued == [] and report.actions == [], report.render()
+
+
+@FAST
+@given(
+    st.sampled_from(ENGLISH.phase_leads),
+    st.sampled_from(["the", "my"]),
+    st.sampled_from([w for w, r in ENGLISH.role_verbs.items() if w.endswith("ing")]),
+    st.sampled_from(ENGLISH.phase_words),
+)
+def test_a_phase_named_by_what_it_does_before_an_order_is_its_phase(
+    lead: str, det: str, doing: str, word: str
+) -> None:
+    """ "In the trading phase I'll sell tobacco": a sale, kept; "in the shipping phase
+    I'll sell tobacco": which is meant? Not read."""
+    text = f"{lead.capitalize()} {det} {doing} {word} I'll sell tobacco"
+    report = check_mail(text, load_position("settle"), 1)
+    queued = [q.command for q in report.queued]
+    if ENGLISH.role_verbs[doing] is Role.TRADER:
+        assert queued == [SellCmd((Good.TOBACCO,))], report.render()
+    else:
+        assert queued == [] and report.actions == [], report.render()
+
+
+@FAST
+@given(st.sampled_from(ENGLISH.provisos))
+def test_a_condition_the_moderator_cannot_check_is_never_passed_over(word: str) -> None:
+    """ "unless ...", "as long as ...", "if I can afford it": the order is not kept."""
+    for text in (f"{word} the captain comes first, sell tobacco", f"if {word} it, sell tobacco"):
+        for position, seat in (("settle", 1), ("trade", 1)):
+            report = check_mail(text, load_position(position), seat)
+            assert report.queued == [] and report.actions == [], report.render()
+
+
+@FAST
+@given(
+    st.sampled_from(["I'm away tomorrow", "Away next week", "Offline later", "busy tomorrow"]),
+    st.sampled_from(ENGLISH.early),
+    st.sampled_from([", so {}: ", " so {} - ", ", {}: "]),
+)
+def test_a_time_the_writer_is_away_sent_early_is_not_the_order_s(
+    away: str, early: str, sign: str
+) -> None:
+    report = check_mail(f"{away}{sign.format(early)}sell tobacco", load_position("settle"), 1)
+    assert [q.command for q in report.queued] == [SellCmd((Good.TOBACCO,))], report.render()
+
+
+def test_a_time_to_come_before_an_order_not_sent_early_still_puts_it_off() -> None:
+    report = check_mail("Tomorrow: sell tobacco", load_position("settle"), 1)
+    assert report.queued == [] and report.errors, report.render()
+
+
+@FAST
+@given(
+    st.sampled_from(["If I end up as settler", "in case someone goes settler", "if I get settler"]),
+    st.sampled_from(["I'll use the hacienda", "I will draw from the hacienda", "let me use it"]),
+)
+def test_a_condition_runs_up_to_the_writer_s_own_words_that_start_the_order(
+    cond: str, order: str
+) -> None:
+    report = check_mail(f"{cond} {order}", load_position("role"), 2)  # Chris picks later
+    if order.endswith(" it"):  # "it" stands for what? Not read.
+        assert report.queued == [], report.render()
+    else:
+        assert [q.command for q in report.queued] == [HaciendaCmd(True)], report.render()
+
+
+def test_a_condition_after_the_order_may_end_before_more_of_it() -> None:
+    report = check_mail("Quarry for me when it's my go, with the hut.", load_position("settle"), 3)
+    assert [q.command for q in report.queued] == [SettleCmd(None)], report.render()
+    tail = trailing_condition("quarry when it's my go, with the hut")
+    assert tail is not None and tail.stop == len("quarry when it's my go")
+
+
+def test_a_line_whose_only_reading_is_the_reason_it_gives_is_not_understood() -> None:
+    """ "I'm away until Monday, so in advance: sell tobacco": the absence is the reason,
+    and the rest was not read; it had stopped the whole mail with an error."""
+    report = check_mail(
+        "I'm away until Monday, so in advance: sell tobacco", load_position("settle"), 1
+    )
+    assert report.queued == [] and report.actions == [] and report.errors, report.render()

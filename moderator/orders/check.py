@@ -63,6 +63,7 @@ from .reading import (
     reason_only,
     reasoned,
     refers,
+    sent_early,
     takes_back_only,
     unchecked_condition,
     unreal,
@@ -831,9 +832,12 @@ def _not_for_now(item: Parsed, game: Game, seat: int) -> OrderError | None:
             f"this names {named}: orders are read for your own seat only; write yours "
             "without another player's name"
         ).at(seg.line, seg.line_no)
-    # (not in the words of a hesitation before the decision: "decide later, but trader")
-    later = not_now().search(seg.text, decided(seg.text) or 0) or (
-        not_now().search(seg.line[: seg.column]) if ":" in seg.line[: seg.column] else None
+    # (not in the words of a hesitation before the decision: "decide later, but trader",
+    # nor in the writer's words saying it is sent early: "away tomorrow, so in advance:")
+    early = sent_early(seg.line, own=_own_names(game, seat))
+    start = max(decided(seg.text) or 0, early - seg.column + 1)
+    later = not_now().search(seg.text, start) or (
+        not_now().search(seg.line, early, seg.column) if ":" in seg.line[: seg.column] else None
     )
     if later is None:
         return None

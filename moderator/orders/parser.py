@@ -335,10 +335,22 @@ class _ToCommand(Transformer[Token, Command]):
         count: Token | None,
         good: Good | None,
         hospice: bool | None,
+        hut: Token | None,
     ) -> SettleCmd:
         if count is not None and int(count) != 1:
             raise OrderSyntaxError("the settler takes one tile", column=count.column)
+        if hut is not None and good is not None:
+            raise OrderSyntaxError(
+                "the construction hut gives a quarry, not a plantation", column=hut.column
+            )
         return SettleCmd(good, hospice)
+
+    def hut(self, use: Token, *words: Token) -> Token:
+        """The construction hut a quarry is taken with (it says nothing more)."""
+        if match_building([str(w) for w in words]) != (Building.CONSTRUCTION_HUT,):
+            name = " ".join(str(w).lower() for w in words)
+            raise OrderSyntaxError(f'"{name}" is no construction hut', column=words[0].column)
+        return use
 
     def no_hospice(self, *_: Token) -> bool:
         return False
@@ -1344,6 +1356,7 @@ def _parse_segment(
         if not found:
             return Parsed(seg, literal)
         found.append(Alternative(Reading(seg.text, 1), literal))
-    if found:
+    if found and not all(a.reading.why for a in found):
         return Parsed(seg, found[0].command, found[0].reading.text, tuple(found))
+    # (nothing read, or only the reason given: "I'm away until Monday, so in advance: ...")
     return error

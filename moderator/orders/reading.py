@@ -14,6 +14,7 @@ from ..engine.actions import DecisionKind
 from ..engine.components import Role
 from .commands import ROLE_DECISION
 from .mentions import by_mentions
+from .queue import role_kinds
 from .vocabulary import (
     ENGLISH,
     Term,
@@ -104,6 +105,7 @@ def normalise(text: str, vocab: Vocabulary = ENGLISH) -> str:
     for drop in _drops(vocab):
         text = drop.sub(lambda m: _dropped(vocab, m), text)
     text = _courtesy(vocab).sub(_blank, text)
+    text = _phase_phrase(vocab).sub(_blank, text)
     text = _TIMES.sub(lambda m: " " + m.group(1), text)
     text = _TIMES_BEFORE.sub(lambda m: m.group(1) + " ", text)
     text = _TRAILING.sub(_blank, text)
@@ -310,7 +312,7 @@ class Reading:
     why: bool = False  # the reason given with the order, read to tell it is no order
 
 
-_LABEL = re.compile(r"^\s*([a-z]+(?:\s+[a-z]+)?)\s*[:\-\u2013\u2014]", re.IGNORECASE)
+_LABEL = re.compile(r"^\s*([a-z]+(?:\s+[a-z]+){0,2})\s*[:\-\u2013\u2014]", re.IGNORECASE)
 
 
 @cache
@@ -664,6 +666,33 @@ def _heading(vocab: Vocabulary) -> frozenset[str]:
     return frozenset(verb_words(vocab)) | {w for n in names for w in vocab.term(n).words}
 
 
+@cache
+def _heading_verbs(vocab: Vocabulary) -> dict[str, str]:
+    """The words of a heading that name one decision ("Storage:", "Shipping:",
+    "Sales:"), each with the verb its orders get: the words of the decisions' own verbs
+    (not the generic ones, "take", "put", nor the extra barrel's or colonist's, which
+    two decisions share) and the table's ``heading_words``."""
+    out: dict[str, str] = {}
+    for verb in vocab.context_verbs.values():
+        term = _term_of(verb, vocab)
+        if verb in _generic_verbs(vocab) or term.name in ("EXTRA", "ROLE"):
+            continue
+        first = term.words[0]
+        out.update(dict.fromkeys((w for w in term.words if " " not in w), first))
+    for word, kind in vocab.heading_words.items():
+        out[word] = vocab.context_verbs[kind]
+    return out
+
+
+def _heading_verb(word: str, vocab: Vocabulary) -> str | None:
+    return _heading_verbs(vocab).get(word)
+
+
+def named_words(vocab: Vocabulary) -> frozenset[str]:
+    """The words of a heading that name one decision (_heading_verbs)."""
+    return frozenset(_heading_verbs(vocab))
+
+
 # -- the writer's own words before an order ------------------------------------------
 
 # Terms whose words name nothing of the game: fillers, articles, the words that join,
@@ -682,6 +711,8 @@ _LEAD_TOKEN = re.compile(r"\d+|[a-z]+(?:['\-][a-z]+)*", re.IGNORECASE)
 # end, a dash between blanks ("Morning all - builder").
 _LEAD_END = re.compile(r"\s*(?:[:,.!;]|\s[\-\u2013\u2014]+|[\u2013\u2014])[\s:,.!;\-\u2013\u2014]*")
 _MAX_LEAD_WORDS = 12  # words in one piece of them at the most
+# The signs that end a heading: a colon, a dash.
+_HEADING_ENDS = (":", "-", "\u2013", "\u2014")
 
 
 @cache
@@ -727,6 +758,7 @@ class Lead:
 
     end: int
     roles: frozenset[Role] = frozenset()
+    stop: int | None = None  # (a condition after the order: where it ends; None: the end)
 
 
 def _lead_words(
@@ -735,6 +767,7 @@ def _lead_words(
     ties: bool = False,
     own: frozenset[str] = frozenset(),
     heading: bool = False,
+    early: bool = False,
 ) -> frozenset[Role] | None:
     """The roles named by ``text``, words of the writer's before an order, when they say
     nothing else of the game; None when they do (a good, a building, a number, a verb,
@@ -742,8 +775,12 @@ def _lead_words(
     role, or its phase by what it does ("when we trade"), and someone taking it.
     ``ties``: a role is picked now, and a word that ties a role to its step ("for the
     trader: coffee") starts no condition. ``own``: the writer's names ("Bob here").
-    ``heading``: they end with a colon, and may say orders follow ("My orders:")."""
-    tokens = [t.lower() for t in _LEAD_TOKEN.findall(text)]
+    ``heading``: they end with a colon or a dash, and may say orders follow ("My
+    orders:"), or name the role whose phase they are for alone ("Captain:", "The
+    trader's phase -"), unless a role is picked now (``ties``: "captain: sugar on the 7"
+    is the role and the load). ``early``: the writer says he sends the order early, so
+    he may say he is away ("away tomorrow, so in advance:")."""
+    tokens = [_role_stem(t.lower(), vocab) for t in _LEAD_TOKEN.findall(text)]
     bearing = _bearing(vocab)
     greeting = _phrases((*vocab.greetings, *vocab.interjections))
     longest = max(map(len, bearing | greeting))
@@ -752,6 +789,8 @@ def _lead_words(
     )
     condition = False
     roles: set[Role] = set()
+    if _proviso(tokens, vocab):
+        return None  # "as long as I can afford it": a condition on the game
     i = 0
     while i < len(tokens):
         size, found = 1, None
@@ -780,20 +819,53 @@ def _lead_words(
             pass
         elif found in _phrases(vocab.addressees) and tokens[0] in _greeting_words(vocab):
             pass  # "Morning all", "Hi everyone"
-        elif (condition or _phase_word(tokens, i + size, vocab)) and found in _phrases(
-            _words(vocab, *_ROLE_TERMS)
-        ):
+        elif (
+            condition or _phase_word(tokens, i + size, vocab) or (heading and not ties)
+        ) and found in _phrases(_words(vocab, *_ROLE_TERMS)):
             roles.add(vocab.roles[" ".join(found)])
         elif condition and " ".join(found) in vocab.role_verbs:
             roles.add(vocab.role_verbs[" ".join(found)])  # "when we trade"
-        elif condition and found in _phrases(_words(vocab, *_PICK_TERMS)):
-            pass  # "when someone takes the captain"
+        elif condition and found in _phrases((*_words(vocab, *_PICK_TERMS), *vocab.role_takes)):
+            pass  # "when someone takes the captain", "if someone goes captain"
         elif condition and found in _phrases(_words(vocab, *_ABSENCE_TERMS)):
             pass  # "in case I'm away": no absence of his, a time
+        elif early and found in _phrases(_words(vocab, "AWAY")):
+            pass  # "away tomorrow, so in advance:" (not "away until Monday", an absence)
         else:
             return None
         i += size
     return frozenset(roles)
+
+
+def _holds(tokens: list[str], phrases: tuple[str, ...], start: bool = False) -> bool:
+    """Whether ``tokens`` hold (``start``: start with) one of ``phrases``."""
+    for p in _phrases(phrases):
+        at = range(1) if start else range(len(tokens) - len(p) + 1)
+        if any(tuple(tokens[i : i + len(p)]) == p for i in at):
+            return True
+    return False
+
+
+def _proviso(tokens: list[str], vocab: Vocabulary, start: bool = False) -> bool:
+    """Whether ``tokens`` hold (``start``: start with) a word of the table's provisos."""
+    return _holds(tokens, vocab.provisos, start)
+
+
+def sent_early(text: str, vocab: Vocabulary = ENGLISH, own: frozenset[str] = frozenset()) -> int:
+    """Where the writer's words before the order of ``text`` end when they say it is sent
+    before its time ("Away tomorrow, so in advance: sell corn"; a time in them is his,
+    not the order's); 0 when they do not."""
+    lead = lead_in(text.translate(_APOSTROPHES), vocab, own=own)
+    if lead is None:
+        return 0
+    tokens = [t.lower() for t in _LEAD_TOKEN.findall(text[: lead.end])]
+    return lead.end if _holds(tokens, vocab.early) else 0
+
+
+def _role_stem(word: str, vocab: Vocabulary) -> str:
+    """A role's possessive as the role ("captain's" -> "captain": "the captain's phase")."""
+    stem = word[:-2] if word.endswith("'s") else word
+    return stem if stem in vocab.roles else word
 
 
 def _own(word: str, own: frozenset[str]) -> bool:
@@ -832,10 +904,35 @@ def _phase_courtesies(vocab: Vocabulary) -> tuple[tuple[re.Pattern[str], frozens
     return tuple(out)
 
 
+@cache
+def _phase_phrase(vocab: Vocabulary) -> re.Pattern[str]:
+    """A phase named with a word of ``phase_leads`` before it ("in the trader phase",
+    "during my trading turn", "for the captain's phase"): the role, or what it does, as
+    the group "role"."""
+    leads = "|".join(phrase(w) for w in vocab.phase_leads) or r"(?!)"
+    idle = "|".join(phrase(w) for w in vocab.fillers)
+    named = sorted((*vocab.roles, *vocab.role_verbs), key=len, reverse=True)
+    roles = "|".join(phrase(w) for w in named)
+    ends = "|".join(phrase(w) for w in vocab.phase_words) or r"(?!)"
+    return re.compile(
+        rf"\b(?:{leads})\s+(?:(?:{idle})\s+){{0,2}}(?P<role>{roles})(?:'s)?\s+(?:{ends})\b",
+        re.IGNORECASE,
+    )
+
+
+def _phase_of(word: str, vocab: Vocabulary) -> Role:
+    word = word.lower()
+    return vocab.roles[word] if word in vocab.roles else vocab.role_verbs[word]
+
+
 def phase_named(text: str, vocab: Vocabulary = ENGLISH) -> frozenset[Role]:
-    """The roles whose phase ``text`` says its order is for, in the politeness dropped
-    before reading it ("sell tobacco in the trader phase"): it must be an order of it."""
-    return frozenset(r for p, roles in _phase_courtesies(vocab) if p.search(text) for r in roles)
+    """The roles whose phase ``text`` says its order is for, in the words dropped before
+    reading it ("sell tobacco in the trader phase", "in the trading phase I'll sell
+    tobacco"): it must be an order of it."""
+    said = {r for p, roles in _phase_courtesies(vocab) if p.search(text) for r in roles}
+    text = text.translate(_APOSTROPHES)
+    said |= {_phase_of(m["role"], vocab) for m in _phase_phrase(vocab).finditer(text)}
+    return frozenset(said)
 
 
 def takes_back_only(
@@ -896,6 +993,7 @@ def trailing_condition(
     coffee when it gets to me", "the small market, once I can"): where it starts
     (``Lead.end``) and the roles it names, when it names nothing else (_lead_words);
     None when there is none. ``ties``, ``own``: as for lead_in."""
+    inner: Lead | None = None
     for m in _condition_starts(vocab).finditer(text):
         tail = text[m.end() :]
         if m.start() == 0 or not _starts_condition(tail, vocab, ties):
@@ -907,7 +1005,15 @@ def trailing_condition(
         said = _lead_words(tail, vocab, ties, own)
         if said is not None and len(_LEAD_TOKEN.findall(tail)) <= _MAX_LEAD_WORDS:
             return Lead(m.start(), said)
-    return None
+        # Else the first up to a comma, with more of the order after it ("quarry when
+        # it's my go, with the hut"), when none runs to the end.
+        cut = re.search(r"\s*[,;]", tail)
+        if inner is not None or cut is None or not normalise(tail[cut.end() :], vocab).strip():
+            continue
+        said = _lead_words(tail[: cut.start()], vocab, ties, own)
+        if said is not None and len(_LEAD_TOKEN.findall(tail[: cut.start()])) <= _MAX_LEAD_WORDS:
+            inner = Lead(m.start(), said, m.end() + cut.start())
+    return inner
 
 
 def _starts_time(text: str, vocab: Vocabulary) -> bool:
@@ -929,7 +1035,8 @@ def when_blanked(text: str, vocab: Vocabulary = ENGLISH, own: frozenset[str] = f
         start = m.end() if m is not None else len(text)
     tail = trailing_condition(text, vocab, own=own)
     if tail is not None and not tail.roles and _starts_time(text[tail.end :].lstrip(" ,;-"), vocab):
-        out = out[: tail.end] + " " * (len(out) - tail.end)
+        stop = len(out) if tail.stop is None else tail.stop
+        out = out[: tail.end] + " " * (stop - tail.end) + out[stop:]
     lead = lead_in(out, vocab, own=own)
     if lead is not None and not lead.roles and _starts_time(out, vocab):
         out = " " * lead.end + out[lead.end :]
@@ -960,6 +1067,9 @@ def unchecked_condition(
     ("if I still have coffee", "if Bob sells corn"): the moderator cannot tell whether
     it holds, so the order after it is not done."""
     rest = text[_openings(text, vocab, own) :]
+    tokens = [t.lower() for t in _LEAD_TOKEN.findall(rest.translate(_APOSTROPHES))]
+    if _proviso(tokens, vocab, start=True):
+        return True  # "unless the captain comes first", "provided nobody else does"
     if not _starts_condition(rest, vocab, False):
         return False
     return _lead_words(rest.translate(_APOSTROPHES), vocab, own=own) is None
@@ -991,14 +1101,16 @@ def lead_in(
     neither one nor known may be a part of the order ("Zyx: 2 on coffee roaster")."""
     at = 0
     roles: frozenset[Role] = frozenset()
+    early = _holds([t.lower() for t in _LEAD_TOKEN.findall(text)], vocab.early)
     while True:
         m = _LEAD_END.search(text, at)
         piece = text[at : m.start()] if m is not None else ""
         # (an order must follow, not politeness alone: "I'd like to produce, thanks")
         end = m is not None and bool(normalise(text[m.end() :], vocab).strip())
-        # (a heading may say what follows: "My orders:", "Bob's orders for now:")
-        heading = m is not None and m.group(0).strip().startswith(":")
-        said = _lead_words(piece, vocab, ties, own, heading) if end else None
+        # (a heading may say what follows: "My orders:", "Bob's orders for now:", or the
+        # role whose phase it is for: "Captain: sugar on the 7", "Builder - harbor")
+        heading = m is not None and m.group(0).strip()[:1] in _HEADING_ENDS
+        said = _lead_words(piece, vocab, ties, own, heading, early) if end else None
         words = _LEAD_TOKEN.findall(piece)
         if m is None or said is None or len(words) > _MAX_LEAD_WORDS or unreal(piece, vocab):
             break  # (not what would have been: "If I had the money, I'd build the harbor")
@@ -1009,10 +1121,19 @@ def lead_in(
         at, roles = m.end(), roles | said
     # A condition up to the verb of the order, no sign between ("If someone picks the
     # trader I sell tobacco"): the longest that names nothing else.
+    # Or up to the writer's own words that start the order ("If I end up as settler I'll
+    # use the hacienda"), after more than the condition's word.
     if _starts_condition(text[at:], vocab, ties) and not unreal(text[at:], vocab):
         verbs = set(verb_words(vocab))
+        mine = {m.start() for m in _will(vocab).finditer(text, at)}
         for w in reversed(list(_WORD.finditer(text, at))):
-            if w.group(0).lower() not in verbs or not text[at : w.start()].strip():
+            if not text[at : w.start()].strip():
+                continue
+            if w.start() in mine and len(_LEAD_TOKEN.findall(text[at : w.start()])) > 1:
+                said = _lead_words(text[at : w.start()], vocab, ties, own)
+                if said is not None:
+                    return Lead(w.start(), roles | said)
+            if w.group(0).lower() not in verbs:
                 continue
             if not _WORD.search(text, w.end()):
                 continue  # "by the time we trade": the verb is the condition's
@@ -1024,6 +1145,14 @@ def lead_in(
             if said is not None:
                 return Lead(w.start(), roles | said)
     return Lead(at, roles) if at else None
+
+
+@cache
+def _will(vocab: Vocabulary) -> re.Pattern[str]:
+    """The writer's words that start what he will do ("I'll", "I will", "let me"): the
+    first person with more than "I" or "me"."""
+    said = sorted((p for p in vocab.first_person if " " in p or "'" in p), key=len, reverse=True)
+    return any_phrase(said)
 
 
 def has_verb(text: str, vocab: Vocabulary = ENGLISH) -> bool:
@@ -1132,7 +1261,8 @@ def readings(
     )
     if tail is not None:
         phase |= tail.roles
-        base = base[: tail.end] + " " * (len(base) - tail.end)
+        stop = len(base) if tail.stop is None else tail.stop
+        base = base[: tail.end] + " " * (stop - tail.end) + base[stop:]
     if phase:
         kind = _phase_decision(phase)
     if unreal(base, vocab):
@@ -1182,9 +1312,22 @@ def readings(
                 out.append(Reading(a, 1))
     if (a := answer(base)) is not None:
         out.append(Reading(a, 1))
-    # A heading of order words ("Colonists: 2 on coffee roaster") names the decision.
+    # A heading of order words ("Colonists: 2 on coffee roaster") names the decision:
+    # the one asked, or the one its words name ("Storage: sugar in the warehouse",
+    # "Shipping - corn on the 5"), whose verb the order then gets, if it has none of
+    # another decision.
     label = _LABEL.match(base)
-    if verb is not None and label and all(w.lower() in _heading(vocab) for w in label[1].split()):
+    heads = label[1].lower().split() if label else []
+    verbs = {v for w in heads if (v := _heading_verb(w, vocab)) is not None}
+    if label and len(verbs) == 1 and all(w in _heading(vocab) | named_words(vocab) for w in heads):
+        (own_verb,) = verbs
+        rest = base[label.end() :]
+        first = _first_verb(rest, vocab)
+        if first is None or first.group(0).lower() in _generic_verbs(vocab):
+            out.append(Reading(f"{own_verb} {rest[first.end() if first else 0 :].strip()}", 1))
+        elif first.group(0).lower() in _term_of(own_verb, vocab).words:
+            out.append(Reading(rest.strip(), 1))
+    elif verb is not None and label and all(w in _heading(vocab) for w in heads):
         rest = base[label.end() :]
         out.append(Reading(answer(rest) or rest.strip(), 1))
     for fixed in _corrected(base, vocab):
@@ -1193,12 +1336,26 @@ def readings(
             out.append(Reading(a, 3))
     out = out[: 2 * MAX_READINGS]
     found = by_mentions(base, kind, vocab) if "?" not in text else None
+    # (by what it names for the phase's other decisions too: "if I end up settler, use
+    # the hacienda, draw one"; two of them that read it are asked back)
+    # (when it names a thing: not "if I'm settler, use it")
+    thing = any(w.lower() in _things(vocab) for w in _WORD.findall(base))
+    again = found is None and "?" not in text and thing
+    for other in _phase_kinds(phase) - {kind} if again else ():
+        if (also := by_mentions(base, other, vocab)) is not None:
+            seen = {r.text for r in out}
+            out.extend(Reading(t, MENTIONS_TIER, also.named) for t in also.texts if t not in seen)
     if found is not None:
         seen = {r.text for r in out}
         out.extend(Reading(t, MENTIONS_TIER, found.named) for t in found.texts if t not in seen)
     elif kind in _PASSABLE and said_pass(base, vocab):
         out.append(Reading("pass", MENTIONS_TIER))
     return [replace(r, phase=phase) for r in out] if phase else out
+
+
+def _phase_kinds(roles: frozenset[Role]) -> frozenset[DecisionKind]:
+    """The decisions the phases of ``roles`` ask."""
+    return frozenset(k for role in roles for k in role_kinds(role))
 
 
 def _phase_decision(roles: frozenset[Role]) -> DecisionKind | None:
@@ -1236,6 +1393,7 @@ __all__ = [
     "reasoned",
     "refers",
     "says_something",
+    "sent_early",
     "slips_of",
     "takes_back_only",
     "trailing_condition",

@@ -137,6 +137,9 @@ class Vocabulary:
     # Words that make a role named before them its phase ("trader phase: tobacco"), as
     # a condition does.
     phase_words: tuple[str, ...] = ()
+    # Words before a role, or what it does, and a word of ``phase_words`` that name the
+    # phase an order is for ("in the trading phase", "during my captain turn").
+    phase_leads: tuple[str, ...] = ()
     # The conditions that only say when in the turn ("once Bob is done", "after Anna"):
     # another player may be named in them.
     times: tuple[str, ...] = ()
@@ -152,6 +155,20 @@ class Vocabulary:
     modal_perfects: tuple[str, ...] = ()
     participles: tuple[str, ...] = ()
     actuals: tuple[str, ...] = ()
+    # Words besides TAKE's that say a role is taken, in a condition ("in case someone goes
+    # captain").
+    role_takes: tuple[str, ...] = ()
+    # Words that say an order is sent before its time ("in advance", "ahead of time"):
+    # the writer's words before it that hold one may say when and how long he is away
+    # ("I'm away tomorrow, so in advance: sell corn"), about him, not the order.
+    early: tuple[str, ...] = ()
+    # Words that make the words around an order a condition on the game, which the
+    # moderator cannot check ("unless Bob sells corn", "as long as I can afford it", "if
+    # I have enough money"): never passed over as only saying when; the order is refused.
+    provisos: tuple[str, ...] = ()
+    # Words that head an order and name the decision it is for, besides the words of the
+    # decisions' own verbs ("Storage: sugar in the warehouse", "Cargo - corn on the 5").
+    heading_words: Mapping[str, DecisionKind] = field(default_factory=dict)
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -304,7 +321,7 @@ ENGLISH = Vocabulary(
         Term("HACIENDA", _s("hacienda"), "the hacienda"),
         Term("HOSPICE", _s("hospice"), "the hospice"),
         Term("UNIVERSITY", ("university", "universities", "uni"), "the university"),
-        Term("WHARF", ("wharf", "wharfs", "wharves"), "the wharf"),
+        Term("WHARF", ("wharf", "wharfs", "wharves", "wharfing"), "the wharf; ship on it"),
         Term("WAREHOUSE", _s("warehouse"), "a warehouse"),
         Term("BWORD", _building_words(), "a word of a building's name"),
         Term(
@@ -656,6 +673,19 @@ ENGLISH = Vocabulary(
         *("re", "regarding", "as for", "as to", "concerning"),
     ),
     phase_words=("phase", "turn", "round"),
+    phase_leads=("in", "for", "during"),
+    role_takes=("goes", "going", "went", "becomes", "become"),
+    early=("in advance", "advance", "ahead of time", "ahead", "early", "beforehand"),
+    provisos=(
+        *("unless", "provided", "providing", "as long as", "so long as", "only if"),
+        *("assuming", "afford", "enough", "money", "cash", "cheap", "expensive", "worth"),
+        *("price", "prices", "cost", "costs", "profit", "profitable"),
+    ),
+    heading_words={
+        "storage": DecisionKind.STORE,
+        "sales": DecisionKind.SELL,
+        **dict.fromkeys(("cargo", "shipment", "shipments"), DecisionKind.LOAD),
+    },
     apologies=("sorry",),
     times=("when", "whenever", "once", "after", "by the time", "as soon as"),
     unmanned=("unmanned", "vacant", "unoccupied", "unstaffed", "supply"),
@@ -815,6 +845,8 @@ def known(vocab: Vocabulary = ENGLISH) -> frozenset[str]:
         out.update(phrase.split())
     for phrase in (*vocab.unreal, *vocab.participles, *vocab.actuals):
         out.update(phrase.split())
+    for phrase in (*vocab.provisos, *vocab.role_takes, *vocab.early):
+        out.update(phrase.split())
     return frozenset(out)
 
 
@@ -918,8 +950,18 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         "(`Morning all -`), or when the order is for, up to a colon, a comma or a dash "
         f"or up to its verb: starting with {codes(vocab.conditions)} it may name the "
         "role whose phase the order is for (`if there's a trader phase, sell corn`), "
-        f"and so may a role before {codes(vocab.phase_words)} (`trader phase: corn`). "
-        f"Words with {codes(vocab.negations)} are never passed over, nor another "
+        f"or someone taking it ({codes(vocab.role_takes)}: `in case someone goes captain`), "
+        "up to your words that start the order too (`if I end up settler I'll use the "
+        f"hacienda`); and so may a role before {codes(vocab.phase_words)} (`trader phase: "
+        "corn`), a role alone before a colon or a dash (`Captain: sugar on the 7`), and a "
+        f"role or what it does after {codes(vocab.phase_leads)} and before "
+        f"{codes(vocab.phase_words)} (`in the trading phase I'll sell corn`). A heading "
+        f"of {codes(vocab.heading_words)} or a verb of one decision names it (`Storage: "
+        "sugar in the warehouse`, `Shipping - corn on the 5`). Said with "
+        f"{codes(vocab.early)}, your words may say when you are away (`Away tomorrow, so "
+        f"in advance: sell corn`). Words with {codes(vocab.negations)} are never passed "
+        f"over, nor a condition with {codes(vocab.provisos)} (`as long as I can afford "
+        "it`: the moderator cannot check it, and the order is not done), nor another "
         "player's name: an order after it is not read as yours, unless the name is in "
         f"words that only say when, starting with {codes(vocab.times)} (`once Bob is "
         "done, sell corn`). The same words after the order are passed over too (`sell "
