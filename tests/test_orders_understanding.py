@@ -1133,3 +1133,34 @@ def test_an_alternative_in_a_sentence_of_its_own_is_never_an_order_alone(alterna
         report = check_mail(text, game, seat)
         done = [a.meaning for a in report.accepted]
         assert not any(m.startswith(("ship coffee", "ship sugar")) for m in done), report.render()
+
+
+@pytest.mark.parametrize("position", ["settle", "build", "trade", "load", "craftsman"])
+def test_a_remark_after_the_order_on_its_line_leaves_the_order(position: str) -> None:
+    """ "Quarry please, I'm going to be building a lot", "sell corn - need the cash":
+    a remark after a comma or a dash, starting with the writer's own words or a word
+    that is no order word, is read as a sentence of its own (not understood, said so);
+    the order before it is done. A remark with a word that may change the order (a
+    negation, a correction, a condition, an alternative, a time to come) stops it."""
+    game = load_position(position)
+    seat = game.deciding()[0]
+    orders = [o for o in legal_orders(game, seat) if " " in o][:4]
+    for order in orders:
+        (meaning,) = [a.meaning for a in check_mail(order, game, seat).accepted]
+        for remark in (", I'm hoping that pays off", " - need the cash", ", cheers"):
+            report = check_mail(order + remark, game, seat)
+            assert [a.meaning for a in report.accepted] == [meaning], report.render()
+        changes = (", I mean the other one", " - unless Bob needs it", ", or not")
+        for changing in (*changes, ". Unless Bob needs it.", ". Except if it's gone."):
+            report = check_mail(order + changing, game, seat)
+            assert [a.meaning for a in report.accepted] != [meaning], report.render()
+
+
+def test_a_role_with_a_remark_naming_something_is_not_done() -> None:
+    """After a role, a remark that names a thing of the game may be its first step, not
+    understood: the role is not done alone. One naming nothing leaves the role."""
+    game = load_position("role")
+    taken = check_mail("Captain - I know it's early", game, 0)
+    assert [a.meaning for a in taken.accepted] == ["role captain"], taken.render()
+    unread = check_mail("Captain - I'll shipp my corn on the bigg one", game, 0)
+    assert unread.actions == [], unread.render()

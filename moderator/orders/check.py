@@ -714,8 +714,9 @@ def _unread_may_change(report: Report, unread: list[tuple[int | None, str]]) -> 
     - the hacienda's default taken on the way to a tile, when the part says no ("No
       thanks to the face-down one. I'll settle corn."): it may decline the hacienda.
       The tile goes with it, since it would be taken after the hacienda's draw;
-    - what is done now, when the part starts as another choice or a contrast ("I'll
-      build the factory. Or maybe not.", "Trader. But only if it's free.")."""
+    - what is done now, when the part starts as another choice, a contrast or a
+      condition turned round ("I'll build the factory. Or maybe not.", "Trader. But
+      only if it's free.", "Corn. Unless Bob needs it.")."""
     default = [a for a in report.accepted if a.text == _HACIENDA_DEFAULT]
     for line_no, text in unread:
         said = text.lower()
@@ -758,9 +759,10 @@ def _unread_may_change(report: Report, unread: list[tuple[int | None, str]]) -> 
 
 @cache
 def _alternative(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
-    """The start of another choice or a contrast ("or maybe not", "but only if")."""
-    words = (*vocab.term("_OR").words, *vocab.contrasts)
-    return re.compile(rf"^\W*(?:{'|'.join(map(phrase, words))})\b", re.IGNORECASE)
+    """The start of another choice, a contrast or a condition turned round ("or maybe
+    not", "but only if", "unless Bob needs it")."""
+    words = (*vocab.term("_OR").words, *vocab.contrasts, *vocab.negations)
+    return re.compile(rf"^\W*{any_phrase(words).pattern}", re.IGNORECASE)
 
 
 def _asked_over(report: Report, decision: Decision | None) -> None:

@@ -72,6 +72,7 @@ from .reading import (
     normalise,
     phase_named,
     readings,
+    remark,
     says_something,
 )
 from .vocabulary import ENGLISH, Vocabulary, close_words, terminals
@@ -1145,6 +1146,8 @@ def read_mail(
     for seg in segments(text, own):
         item = _parse_segment(seg, kind, own)
         split = _two_steps(seg, kind, own) if isinstance(item, OrderError) else None
+        if isinstance(item, OrderError) and split is None:
+            split = _remarked(seg, kind, own)
         for part, parsed in split or [(seg, item)]:
             out.append((part, parsed))
             if isinstance(parsed, Parsed):
@@ -1243,6 +1246,47 @@ def _two_steps(
             found.append([(first, head), (second, step)])
     readings = {(_command(pair[0][1]), _command(pair[1][1])) for pair in found}
     return found[0] if len(readings) == 1 else None
+
+
+_REMARK_CUT = re.compile(r"\s*(?:,|\s[\-\u2013\u2014]+|[\u2013\u2014])\s*")
+
+
+def _remarked(
+    seg: Segment, kind: DecisionKind | None, own: frozenset[str] = frozenset()
+) -> list[tuple[Segment, Parsed | OrderError]] | None:
+    """The segment as an order and a remark after a comma or a dash ("Quarry please,
+    I'm going to be building a lot"): the order as if the remark were a sentence of its
+    own (read and reported as not understood, so that what the mail does not say
+    clearly still stops what it may change). The last cut whose head is one order and
+    whose tail is only a remark (reading.remark) and no order."""
+    for m in reversed(list(_REMARK_CUT.finditer(seg.text))):
+        if m.start() == 0 or m.end() >= len(seg.text.rstrip()):
+            continue
+        first, second = _part(seg, 0, m.start()), _part(seg, m.end(), len(seg.text))
+        if not remark(second.text) or not remark(first.text, head=True):
+            continue
+        head = _parse_segment(first, kind, own)
+        if not isinstance(head, Parsed) or len(head.alternatives) > 1:
+            continue
+        if isinstance(head.command, RoleCmd) and says_something(second.text):
+            continue  # "Captain - I'll load ...": may be its first step, not understood
+        tail = _parse_segment(second, kind, own)
+        if isinstance(tail, Parsed) and not _slipped_elsewhere(tail, kind):
+            return None  # two orders: read as written
+        if isinstance(tail, Parsed):
+            # ("love the smell of it" is no "move the small of it" while the craftsman)
+            why = OrderSyntaxError(f'I do not understand "{second.text}"')
+            tail = why.at(second.line, second.line_no, second.column - 1)
+        return [(first, head), (second, tail)]
+    return None
+
+
+def _slipped_elsewhere(parsed: Parsed, kind: DecisionKind | None) -> bool:
+    """Whether ``parsed`` is an order only with slips corrected, and for another
+    decision than the one asked."""
+    tiers = [a.reading.tier for a in parsed.alternatives]
+    slipped = parsed.reading and tiers and min(tiers) >= 2
+    return bool(slipped) and kind is not None and target_kind(parsed.command) not in (None, kind)
 
 
 def _command(item: Parsed | OrderError) -> Command | None:

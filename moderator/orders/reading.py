@@ -1172,6 +1172,46 @@ def says_something(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     return any(m.group(0).lower() in _naming_words(vocab) for m in _WORD.finditer(text))
 
 
+@cache
+def changing(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    """Words that may change an order said before them: a negation, a correction, a
+    condition, an alternative, a hesitation, a time to come, a question, a contrast."""
+    conditions = [c for c in vocab.conditions if c not in vocab.fillers]
+    phrases = (
+        *vocab.corrections,
+        *vocab.short_corrections,
+        *conditions,
+        *vocab.undecided,
+        *vocab.questions,
+        *vocab.contrasts,
+        *vocab.not_now,
+        *vocab.exclusions,
+        *vocab.negations,
+        *vocab.term("_OR").words,
+    )
+    return any_phrase(phrases)
+
+
+def remark(text: str, vocab: Vocabulary = ENGLISH, head: bool = False) -> bool:
+    """Whether ``text``, after an order on its line, can only be a remark on it ("Quarry
+    please, I'm going to be building a lot", "sell corn - need the cash"): it starts
+    with the writer's own words or with a word that is no order word, and has no word
+    that may change an order (``changing``, a negation) nor a question. ``head``:
+    whether ``text``, the order before a remark, has no condition on it ("If I were
+    you I'd take the trader, Bob")."""
+    if head:
+        conditions = [c for c in vocab.conditions if c not in vocab.fillers]
+        return any_phrase(conditions).search(text) is None
+    first = _WORD.search(text)
+    if first is None or "?" in text:
+        return False
+    word = first.group(0).lower()
+    own = {w for w in vocab.first_person if " " not in w}
+    if word not in own and (word in words(vocab) or text[: first.start()].strip(" ,-")):
+        return False  # "..., the big one": more of the order
+    return not (changing(vocab).search(text) or negation(vocab).search(text))
+
+
 # What may follow a pass and still leave it one ("Pass on the plantations this time",
 # "nah, nothing for me", "pass - broke"): the kind of thing passed on (which alone
 # after a no makes a pass: "no building for me"), a no, and the words that join them;
@@ -1373,6 +1413,7 @@ __all__ = [
     "Reasoned",
     "actual",
     "actual_only",
+    "changing",
     "clauses",
     "condition",
     "correction",
@@ -1392,6 +1433,7 @@ __all__ = [
     "reason_only",
     "reasoned",
     "refers",
+    "remark",
     "says_something",
     "sent_early",
     "slips_of",
