@@ -182,17 +182,25 @@ class Vocabulary:
 
 
 def _s(*words: str) -> tuple[str, ...]:
-    """Each word and its plural in s."""
-    return tuple(w for word in words for w in (word, word + "s"))
+    """Each word and its plural or third person in s ("ditches", "tosses")."""
+    return tuple(
+        w
+        for word in words
+        for w in (word, word + ("es" if word.endswith(("s", "sh", "ch", "x", "z")) else "s"))
+    )
+
+
+# A short verb whose last consonant doubles before -ing ("ship", "drop", "scrap").
+_DOUBLES = re.compile(r"[^aeiou]*[aeiou][^aeiouwxy]")
 
 
 def _ing(*verbs: str) -> tuple[str, ...]:
-    """Each verb's -ing form ("taking", "putting", "shipping")."""
+    """Each verb's -ing form ("taking", "putting", "shipping", "dropping")."""
     out: list[str] = []
     for v in verbs:
         if v.endswith("e") and not v.endswith("ee"):
             out.append(v[:-1] + "ing")
-        elif v in ("put", "ship", "get", "grab", "plan"):
+        elif _DOUBLES.fullmatch(v):
             out.append(v + v[-1] + "ing")
         else:
             out.append(v + "ing")
@@ -329,12 +337,24 @@ ENGLISH = Vocabulary(
             (*_s("build", "buy", "construct", "building"), *_ing("buy", "construct"), "purchase"),
             "build",
         ),
-        Term("SELL", (*_s("sell", "trade"), *_ing("sell", "trade"), "sale", "cash in"), "sell"),
+        Term(
+            "SELL",
+            (*_s("sell", "trade", "flog"), *_ing("sell", "trade", "flog"), "sale", "cash in"),
+            "sell",
+        ),
         Term("SHIP", (*_s("ship", "load", "boat"), *_ing("ship", "load")), "ship, load; a ship"),
         Term("SHIPSIZE", tuple(_EN_SHIP_SIZES), "a cargo ship by its size (the small ship)"),
         Term(
             "KEEP",
-            (*_s("keep", "store", "save"), *_ing("keep", "store", "save")),
+            (
+                *_s("keep", "store", "save"),
+                *_ing("keep", "store", "save"),
+                *(
+                    f"{v} on {to}"
+                    for v in (*_s("hang", "hold"), *_ing("hang", "hold"))
+                    for to in ("to", "onto")
+                ),
+            ),
             "keep goods at the end of the captain phase",
         ),
         Term(
