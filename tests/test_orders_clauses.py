@@ -12,9 +12,12 @@ import pytest
 from orderscorpus import load_position
 from test_orders_understanding import ONE_ANSWER, _two_answers
 
-from moderator.orders import check_mail
+from moderator.engine.actions import Sell
+from moderator.engine.game import Game
+from moderator.engine.roles import trader
+from moderator.orders import AmbiguousOrder, check_mail
 from moderator.orders.reading import actual, unreal
-from moderator.orders.vocabulary import ENGLISH
+from moderator.orders.vocabulary import ENGLISH, negation
 
 
 def _subject(modal: str) -> str:
@@ -105,3 +108,93 @@ def test_an_order_after_what_would_have_been_that_stands_for_it_is_not_done(
     ):
         report = check_mail(text, game, seat)
         assert report.actions == [] and report.queued == [], (text, report.render())
+
+
+# -- a role and what the player does with it in one sentence -------------------------
+
+
+def _role_position() -> tuple[Game, int]:
+    game = load_position("role")
+    return game, game.deciding()[0]
+
+
+def test_a_role_and_its_step_joined_by_an_arrow_or_a_bracket_are_both_done() -> None:
+    game, seat = _role_position()
+    arrows = [w for w in ENGLISH.term("TO").words if not w.isalpha()]
+    for text in [f"Settler {a} coffee" for a in arrows] + ["Settler (coffee)"]:
+        report = check_mail(text, game, seat)
+        assert [a.meaning for a in report.accepted] == ["role settler", "settle coffee"], (
+            text,
+            report.render(),
+        )
+    report = check_mail("Craftsman (bonus: sugar)", game, seat)
+    assert [a.meaning for a in report.accepted] == ["role craftsman", "extra sugar"]
+
+
+@pytest.mark.parametrize("joint", [j for j in ENGLISH.step_joints if " " in j])
+def test_a_joint_that_names_the_role_ties_its_step(joint: str) -> None:
+    game, seat = _role_position()
+    for text in (
+        f"I should like to select the Settler role and, {joint}, take a quarry",
+        f"Settler, and {joint} take a quarry",
+    ):
+        report = check_mail(text, game, seat)
+        assert [a.meaning for a in report.accepted] == ["role settler", "take quarry"], (
+            text,
+            report.render(),
+        )
+
+
+def test_a_price_said_is_checked_never_another_order() -> None:
+    """ "sell coffee for 6": done when the sale gives 6, asked back when it does not;
+    with the role, the whole turn is asked back."""
+    game = load_position("trade-market")
+    seat = game.deciding()[0]
+    for action in game.legal_actions(seat):
+        if not isinstance(action, Sell):
+            continue
+        g, paid = action.good.label, trader.price(game.state, seat, action.good)
+        for said in (f"for {paid}", f"at {paid}", *(f"for {paid} {w}" for w in _DOUBLOONS)):
+            report = check_mail(f"sell {g} {said}", game, seat)
+            assert report.actions == [action], (said, report.render())
+        for wrong in (paid - 1, paid + 1):
+            report = check_mail(f"sell {g} for {wrong}", game, seat)
+            assert report.actions == [] and report.queued == [], report.render()
+            assert any(isinstance(e, AmbiguousOrder) for e in report.errors), report.render()
+    game, seat = _role_position()
+    report = check_mail("I'll take the trader role and sell coffee for 2", game, seat)
+    assert report.actions == [] and report.queued == [], report.render()
+    # (a number word alone after the good is no price: "the coffee one")
+    assert check_mail("sell the coffee one", game, seat).queued == []
+
+
+_DOUBLOONS = ENGLISH.term("DOUBLOON").words
+
+
+# -- clauses about other players ------------------------------------------------------
+
+
+@pytest.mark.parametrize("position", ONE_ANSWER)
+def test_a_clause_about_another_player_is_his_not_the_writers(position: str) -> None:
+    """ "Bob keeps sugar, I keep corn": the writer's own clause is the order, the one
+    whose subject is another player is not read (never done for the writer); with a
+    word that may make it a condition ("unless", "if"), nothing is done."""
+    game, seat, first, second = _two_answers(position)
+    other = next(p.name for i, p in enumerate(game.state.players) if i != seat)
+    for text in (
+        f"{first}, {other} wants {second}",
+        f"{first} and {other} will go for {second}",
+        f"{other} goes for {second}. {first}",
+        f"{other} wants {second}; {first}",
+    ):
+        meanings, _ = _meanings(text, position)
+        if negation().search(second):
+            continue  # (a no in his clause may bear on it: "hacienda, Anna wants no hacienda")
+        assert meanings == [first], (text, meanings)
+    for text in (
+        f"{first}, {other} takes {second} unless he changes his mind",
+        f"{first}, {other} gets {second} if he likes",
+        f"{other} takes {second}",
+    ):
+        meanings, _ = _meanings(text, position)
+        assert meanings == [], (text, meanings)

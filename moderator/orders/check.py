@@ -363,7 +363,7 @@ def check_mail(
     decision = decision_of(game, seat)
     # (read for the decision he gets later in this phase when he has none now)
     read_as = coming(game, seat) if decision is None else decision.kind
-    read = read_mail(text, read_as, _own_names(game, seat))
+    read = read_mail(text, read_as, _own_names(game, seat), _other_names(game, seat))
     parsed = [item for _, item in read]
     # The order each error is for, to tell a greeting or a signature that shares a line
     # with an order ("Thanks, Anna").
@@ -372,6 +372,10 @@ def check_mail(
         parsed = parsed[:-1]
     items = _conditioned(_merge_lines(parsed), said, game, seat)
     unreal_parts = _unreal_parts(items, said)
+    # (the writer orders something himself: a clause about another player is his)
+    mine = any(
+        isinstance(i, Parsed) and _other_player(i.segment.text, game, seat) is None for i in items
+    )
     commands = [i.command for i in items if isinstance(i, Parsed)]
     says_hacienda = any(isinstance(c, HaciendaCmd) for c in commands)
     hesitant = undecided(text)
@@ -412,6 +416,12 @@ def check_mail(
                 continue
             if id(item) in unreal_parts:
                 continue  # "I'd have taken corn but it's gone." then "Coffee then."
+            other = _about_other(own, game, seat) if mine else None
+            if other is not None:
+                # "Bob keeps sugar, I keep corn": his, not the writer's; not read
+                his = IllegalOrder(f"this is about {other}: nothing of it is done for you")
+                report.errors.append(his.at(item.line, item.line_no))
+                continue
             if not (ignored or _signature(own, item, items, game)):
                 why = _question(item, said, game, seat, hesitant, not ordered) or _explained(
                     item, own, game, seat
@@ -860,13 +870,44 @@ def _own_names(game: Game, seat: int) -> frozenset[str]:
     return frozenset({name, name.split()[0]}) - known()
 
 
+def _other_names(game: Game, seat: int) -> frozenset[str]:
+    """The other players' names (each name and its first word), unless an order word."""
+    names = {n for i, p in enumerate(game.state.players) if i != seat for n in _names_of(p.name)}
+    return frozenset(n for n in names if n.lower() not in known())
+
+
+def _names_of(name: str) -> set[str]:
+    return {name, name.split()[0]}
+
+
+def _about_other(text: str, game: Game, seat: int) -> str | None:
+    """The other player ``text`` is about, when his name is its subject ("Bob keeps
+    sugar", "and Anna can have the indigo"; not "Bob, take the mayor", said to him)."""
+    m = re.match(r"^\W*(?:(?:and|but)\s+)?([\w'-]+)\s+(?=\w)", text, re.IGNORECASE)
+    if m is None or _proviso().search(text) or negation().search(text):
+        return None  # ("Bob permitting", "Bob won't mind"): it may bear on the order
+    said = m.group(1).lower().removesuffix("'s")
+    names = {
+        n.lower(): p.name
+        for i, p in enumerate(game.state.players)
+        if i != seat
+        for n in _names_of(p.name)
+    }
+    return names.get(said) if said not in known() else None
+
+
+@cache
+def _proviso(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    return any_phrase((*vocab.conditionals, *vocab.provisos))
+
+
 def _other_player(text: str, game: Game, seat: int) -> str | None:
     """The name of another player ``text`` holds (his name or its first word), unless
     that is an order word."""
     for i, p in enumerate(game.state.players):
         if i == seat:
             continue
-        for name in {p.name, p.name.split()[0]}:
+        for name in _names_of(p.name):
             if name.lower() in known():
                 continue
             if re.search(rf"(?<![\w'-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):

@@ -56,9 +56,12 @@ class BuildCmd:
 
 @dataclass(frozen=True, slots=True)
 class SellCmd:
-    """Sell one barrel; alternatives in order of preference ("sell tobacco or coffee")."""
+    """Sell one barrel; alternatives in order of preference ("sell tobacco or coffee").
+    ``price``: the doubloons the player says the sale gives ("sell coffee for 6"), a
+    detail checked when it is done, never another order."""
 
     goods: tuple[Good, ...]
+    price: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

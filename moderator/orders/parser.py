@@ -71,6 +71,7 @@ from .reading import (
     has_verb,
     normalise,
     phase_named,
+    phrase,
     readings,
     remark,
     says_something,
@@ -388,9 +389,10 @@ class _ToCommand(Transformer[Token, Command]):
         _barrel: Token | None,
         first: Token,
         _barrel_after: Token | None,
-        *others: Token,
+        *rest: Token | int | None,
     ) -> SellCmd:
-        tokens = (first, *others)
+        *others, price = rest
+        tokens = (first, *(t for t in others if isinstance(t, Token)))
         if count is not None and int(count) != 1:
             raise OrderSyntaxError(
                 "the trader sells one barrel: name its kind", column=count.column
@@ -400,7 +402,11 @@ class _ToCommand(Transformer[Token, Command]):
             good = good_of(str(tok))
             if good not in goods:
                 goods.append(good)
-        return SellCmd(tuple(goods))
+        return SellCmd(tuple(goods), price if isinstance(price, int) else None)
+
+    def price(self, *tokens: Token | None) -> int:
+        (count,) = (t for t in tokens if t is not None and str(t).isdigit())
+        return int(count)
 
     def on_ship(
         self, _on: Token, _ship: Token | None, capacity: Token, _ship2: Token | None
@@ -1028,16 +1034,19 @@ class Segment:
 _PASSWORD = re.compile(r"^\s*password\b", re.IGNORECASE)
 
 
-def segments(text: str, own: frozenset[str] = frozenset()) -> Iterator[Segment]:
+def segments(
+    text: str, own: frozenset[str] = frozenset(), others: frozenset[str] = frozenset()
+) -> Iterator[Segment]:
     """Split a mail body into orders: a line each, separated by ";", or cut where a
     sentence ends or a comma, "and" or "then" comes before a verb (reading.clauses).
     Blank lines, "#" comments and password lines (read by the service) are skipped.
+    ``others``: the other players' names, before which a clause of theirs starts.
     A piece that only answers the colonist of a hospice or university belongs to the
     order before it, or after it when it comes first ("Coffee. No hospice.", "Coffee"
     and "no hospice" on two lines): one order, "Coffee, no hospice"."""
     held: Segment | None = None  # the order a detail may still join
     early: list[tuple[Segment, str]] = []  # details met before any order, and what they say
-    for seg in _pieces(text, own):
+    for seg in _pieces(text, own, others):
         tail = detail_tail(seg.text)
         said = detail_said(seg.text) if tail is None else None
         if tail is not None:
@@ -1075,7 +1084,7 @@ def _joined(order: Segment, details: list[str]) -> Segment:
     return replace(order, text=", ".join([order.text.rstrip(".!"), *said]))
 
 
-def _pieces(text: str, own: frozenset[str]) -> Iterator[Segment]:
+def _pieces(text: str, own: frozenset[str], others: frozenset[str]) -> Iterator[Segment]:
     for line_no, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         cut = line.find("#")
@@ -1084,7 +1093,7 @@ def _pieces(text: str, own: frozenset[str]) -> Iterator[Segment]:
             continue
         start = 0
         for part in body.split(";"):
-            for at, clause in clauses(part, own=own):
+            for at, clause in clauses(part, own=own, others=others):
                 yield Segment(line_no, line, start + at + 1, clause)
             start += len(part) + 1
 
@@ -1136,14 +1145,18 @@ def parse_mail(text: str, kind: DecisionKind | None = None) -> list[Parsed | Ord
 
 
 def read_mail(
-    text: str, kind: DecisionKind | None = None, own: frozenset[str] = frozenset()
+    text: str,
+    kind: DecisionKind | None = None,
+    own: frozenset[str] = frozenset(),
+    others: frozenset[str] = frozenset(),
 ) -> list[tuple[Segment, Parsed | OrderError]]:
     """parse_mail's orders, each with the segment of the mail it was read from. A role
     or the hacienda with the first step it leads to behind a colon, comma, dash, "and",
     "then" ("Mayor: 2 on coffee roaster, 1 on university", "settler - sugar",
-    "Hacienda, then the quarry") is two orders (_two_steps)."""
+    "Hacienda, then the quarry") is two orders (_two_steps). ``own``, ``others``: the
+    writer's names and the other players' (segments)."""
     out: list[tuple[Segment, Parsed | OrderError]] = []
-    for seg in segments(text, own):
+    for seg in segments(text, own, others):
         item = _parse_segment(seg, kind, own)
         split = _two_steps(seg, kind, own) if isinstance(item, OrderError) else None
         if isinstance(item, OrderError) and split is None:
@@ -1199,8 +1212,11 @@ def _colonists_read(seg: Segment, otherwise: bool, own: frozenset[str]) -> Parse
 @cache
 def _joint(ties: bool, vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     joins = [w for t in ("_AND", "_THEN") for w in vocab.term(t).words]
-    words = "|".join(re.escape(w) for w in (*joins, *(vocab.step_joints if ties else ())))
-    signs = r"[,:\-\u2013\u2014]"
+    joins += vocab.step_joints if ties else ()
+    words = "|".join(phrase(w) for w in sorted(joins, key=len, reverse=True))
+    # (and an arrow, "Settler -> coffee", or a bracket, "Craftsman (bonus: sugar)")
+    arrows = "|".join(re.escape(w) for w in vocab.term("TO").words if not w.isalpha())
+    signs = rf"(?:{arrows}|[,:(\-\u2013\u2014])"
     return re.compile(rf"\s*(?:{signs}|\b(?:{words})\b)(?:\s|{signs}|\b(?:{words})\b)*", re.I)
 
 

@@ -119,7 +119,11 @@ def normalise(text: str, vocab: Vocabulary = ENGLISH) -> str:
 def _clause_break(vocab: Vocabulary) -> re.Pattern[str]:
     verbs = "|".join(sorted(map(re.escape, verb_words(vocab)), key=len, reverse=True))
     fillers = "|".join(sorted(map(re.escape, vocab.fillers), key=len, reverse=True))
-    joints = "|".join(map(re.escape, (*vocab.term("_AND").words, *vocab.term("_THEN").words)))
+    # (and a joint of a role to its step that names it: "the settler role and, with it,
+    # take a quarry")
+    tied = [w for w in vocab.step_joints if len(w.split()) > 1]
+    joins = (*vocab.term("_AND").words, *vocab.term("_THEN").words, *tied)
+    joints = "|".join(phrase(w) for w in sorted(joins, key=len, reverse=True))
     # A sentence's end (unless the next takes it back: "captain. Actually trader"), or
     # a comma, "and" or "then" before a verb ("..., add 1 to hut") or before the words
     # a new request starts with ("..., and I'd like the coffee plantation").
@@ -139,12 +143,55 @@ def _clause_break(vocab: Vocabulary) -> re.Pattern[str]:
     )
 
 
+@cache
+def _before_other(vocab: Vocabulary, others: frozenset[str]) -> re.Pattern[str]:
+    """A comma, "and" or "but" before another player's name ("keep the corn, Anna can
+    have the indigo"): a clause of his starts there."""
+    joints = "|".join(phrase(w) for w in (*vocab.term("_AND").words, *vocab.contrasts))
+    names = "|".join(re.escape(n) for n in sorted(others, key=len, reverse=True))
+    return re.compile(rf"\s*(?:[,;]|\b(?:{joints})\b)[\s,]*(?=(?:{names})(?![\w-]))", re.IGNORECASE)
+
+
 def clauses(
-    text: str, vocab: Vocabulary = ENGLISH, own: frozenset[str] = frozenset()
+    text: str,
+    vocab: Vocabulary = ENGLISH,
+    own: frozenset[str] = frozenset(),
+    others: frozenset[str] = frozenset(),
 ) -> list[tuple[int, str]]:
     """The orders of one piece of a line, each with its offset: split at a sentence's
-    end and where a comma, "and" or "then" comes before a verb. ``own``: the writer's
-    names (lead_in)."""
+    end, where a comma, "and" or "then" comes before a verb, and before another
+    player's name after a comma, "and" or "but" (``others``: the other players' names;
+    "Bob keeps sugar, I keep corn"). ``own``: the writer's names (lead_in)."""
+    readable = text.translate(_APOSTROPHES)
+    cuts = [*_before_other(vocab, others).finditer(readable)] if others else []
+    # (not before a clause of his that may be a condition on the order: "sell tobacco,
+    # Chris permitting", "keep corn, Anna can have the indigo unless she needs it")
+    ends = [c.start() for c in cuts[1:]] + [len(text)] * bool(cuts)
+    # (nor within what would have been: "I'd have bought it, Anna beat me to it - ...")
+    starts = [0, *(c.end() for c in cuts)][: len(cuts)]
+    cuts = [
+        c
+        for c, start, end in zip(cuts, starts, ends, strict=True)
+        if not _may_condition(readable[c.end() : end], vocab)
+        and not unreal(readable[start : c.start()], vocab)
+    ]
+    out: list[tuple[int, str]] = []
+    start = 0
+    for m in [*cuts, None]:
+        end = len(text) if m is None else m.start()
+        out += [(start + at, part) for at, part in _clauses(text[start:end], vocab, own)]
+        start = len(text) if m is None else m.end()
+    return out
+
+
+def _may_condition(text: str, vocab: Vocabulary) -> bool:
+    """Whether ``text`` holds a word that may make it a condition ("unless", "if",
+    "permitting") or a negation."""
+    words = any_phrase((*vocab.conditionals, *vocab.provisos))
+    return bool(words.search(text) or negation(vocab).search(text))
+
+
+def _clauses(text: str, vocab: Vocabulary, own: frozenset[str]) -> list[tuple[int, str]]:
     readable = text.translate(_APOSTROPHES)
     out: list[tuple[int, str]] = []
     start = 0

@@ -33,7 +33,7 @@ from ..engine.defaults import (
     richest_prospector,
 )
 from ..engine.game import Decision, Game
-from ..engine.roles import builder, captain, mayor
+from ..engine.roles import builder, captain, mayor, trader
 from ..engine.state import Player, State
 from .commands import (
     BuildCmd,
@@ -277,6 +277,14 @@ def _and_list(items: Sequence[str]) -> str:
 def _sell(cmd: SellCmd, s: State, seat: int, legal: Sequence[Action]) -> Action:
     for g in cmd.goods:
         if Sell(g) in legal:
+            paid = trader.price(s, seat, g)
+            if cmd.price is not None and cmd.price != paid:
+                # "sell coffee for 6": the price said is a detail, checked
+                raise AmbiguousOrder(
+                    f"selling {g.label} gives {paid} doubloons, not {cmd.price}: to sell "
+                    f'it for {paid}, write "sell {g.label}"',
+                    alternatives=[f"sell {g.label}"],
+                )
             return Sell(g)
     g = cmd.goods[0]
     p = s.players[seat]

@@ -61,7 +61,8 @@ class Vocabulary:
     does a word of ``rounds`` with its number ("in round 5"): not read for the decision
     asked now; of them, ``soon`` may mean later in this round (an order for a decision to
     come is kept anyway). ``step_joints`` tie a role picked now to the first step of its phase on
-    one line ("the builder for the factory"), as a comma, "and" or "then" do.
+    one line ("the builder for the factory"), as a comma, "and" or "then" do; those of two
+    words ("with it") join any two orders, as "and" does.
     """
 
     language: str
@@ -169,6 +170,10 @@ class Vocabulary:
     # Words that head an order and name the decision it is for, besides the words of the
     # decisions' own verbs ("Storage: sugar in the warehouse", "Cargo - corn on the 5").
     heading_words: Mapping[str, DecisionKind] = field(default_factory=dict)
+    # A clause whose subject is another player ("Bob keeps sugar, I keep corn") is his,
+    # not read; unless it holds one of ``conditionals`` or ``provisos`` or a negation,
+    # which may make it a condition on the writer's order ("..., Bob permitting").
+    conditionals: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -342,6 +347,11 @@ ENGLISH = Vocabulary(
             (*_s("sell", "trade", "flog"), *_ing("sell", "trade", "flog"), "sale", "cash in"),
             "sell",
         ),
+        Term(
+            "DOUBLOON",
+            (*_s("doubloon", "coin", "dbl"), "gold", "db"),
+            "doubloons: what a sale gives (`sell coffee for 6`), checked when it is done",
+        ),
         Term("SHIP", (*_s("ship", "load", "boat"), *_ing("ship", "load")), "ship, load; a ship"),
         Term("SHIPSIZE", tuple(_EN_SHIP_SIZES), "a cargo ship by its size (the small ship)"),
         Term(
@@ -488,6 +498,8 @@ ENGLISH = Vocabulary(
     courtesies=(
         "i would like to",
         "i'd like to",
+        "i should like to",
+        "should like to",
         "i want to",
         "i wish to",
         "i'm going to",
@@ -519,6 +531,8 @@ ENGLISH = Vocabulary(
         "if still there",
         "obviously",
         "definitely",
+        "of course",
+        "naturally",
         "again",
         "face-up",
         "face up",
@@ -646,7 +660,7 @@ ENGLISH = Vocabulary(
     not_now=("later", "tomorrow", *(f"next {w}" for w in ("round", "time", "turn", "go"))),
     rounds=("round",),
     soon=("later",),
-    step_joints=("for", "with", "to", "so"),
+    step_joints=("for", "with", "to", "so", "with it", "with that", "using it"),
     clause_leads=("i'd like", "i would like", "i'll have", "i will have", "i want"),
     questions=(
         *("should i", "shall i", "should we", "which", "what about", "how about"),
@@ -725,6 +739,10 @@ ENGLISH = Vocabulary(
         *("settled", "planted", "placed", "put", "kept", "stored", "saved", "grabbed"),
         *("got", "gotten", "selected", "had", "done", "made", "produced", "been", "used"),
         *("moved", "filled"),
+    ),
+    conditionals=(
+        *("if", "unless", "provided", "providing", "as long as", "so long as", "in case"),
+        *("permitting", "willing", "depending", "depends", "whether", "once", "when"),
     ),
     actuals=(
         *("then", "so", "instead", "so instead", "as it is", "as things are"),
@@ -1010,6 +1028,14 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"what you do in fact, with {codes(vocab.actuals)} at its start, or a word of them "
         "at its end (`Coffee then.`, `as it is, the sugar`); without one, or when it stands "
         "for what it names (`... Keep it then.`), nothing is done."
+    )
+    lines.append(
+        "A clause whose subject is another player, after a comma, `and` or `but` or at the "
+        "start of a sentence (`Bob keeps sugar, I keep corn`), is his: it is never done for "
+        "you; with a no or one of "
+        f"{codes((*vocab.conditionals, *vocab.provisos))} in it, it may be a condition on "
+        "your order, and nothing "
+        "is done."
     )
     lines.append(
         "A word with one letter wrong, added, missing or two letters swapped is read as "
