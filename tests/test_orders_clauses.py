@@ -198,3 +198,60 @@ def test_a_clause_about_another_player_is_his_not_the_writers(position: str) -> 
     ):
         meanings, _ = _meanings(text, position)
         assert meanings == [], (text, meanings)
+
+
+# -- fallbacks ------------------------------------------------------------------------
+
+
+def test_a_fallback_whose_condition_is_legality_takes_the_first_that_can_be_done() -> None:
+    """ "the trader, or the captain if it's gone": the first role still free; with the
+    first taken, the next one."""
+    game = load_position("role-late")  # (the builder and the captain are taken)
+    seat = game.deciding()[0]
+    for free in ("trader", "craftsman"):
+        for taken in ("builder", "captain"):
+            for text in (
+                f"the {taken}, or the {free} if it's gone",
+                f"{taken}, or {free} in case it's taken",
+                f"{taken}, or the {free} should the {taken} be gone",
+                f"If {taken}'s free I'll take it, otherwise {free}",
+                f"If the {taken} is still available I will take it, else the {free}",
+                f"{taken} or {free}, whichever is still there",
+            ):
+                report = check_mail(text, game, seat)
+                assert [a.meaning for a in report.accepted] == [f"role {free}"], (
+                    text,
+                    report.render(),
+                )
+            report = check_mail(f"{free}, or {taken} if it's gone", game, seat)
+            assert [a.meaning for a in report.accepted] == [f"role {free}"]
+
+
+@pytest.mark.parametrize("position", ONE_ANSWER)
+def test_a_choice_that_legality_does_not_decide_is_asked_back(position: str) -> None:
+    """ "sugar or tobacco, whichever's left" when both are left, or a condition the
+    moderator cannot weigh ("if it's cheaper"): which one? Asked back, nothing done."""
+    game, seat, first, second = _two_answers(position)
+    for text in (
+        f"{first} or {second}, whichever is left",
+        f"{first} or {second} if it's cheaper",
+        f"{first} or {second}, whichever you fancy",
+    ):
+        report = check_mail(text, game, seat)
+        assert report.actions == [] and report.queued == [], (text, report.render())
+
+
+def test_a_fallback_is_read_for_the_decision_asked() -> None:
+    """An order of the list is read as an answer to the decision asked ("the hacienda"
+    while building is the building), and a list of orders that share a number or a
+    place is no fallback ("ship sugar on 5 or 7, whichever")."""
+    game = load_position("build-other")  # (Anna built the last hacienda)
+    seat = game.deciding()[0]
+    report = check_mail(
+        "If the hacienda is still there I'll take it, otherwise the office", game, seat
+    )
+    assert [a.meaning for a in report.accepted] == ["build office"], report.render()
+    game = load_position("load")
+    seat = game.deciding()[0]
+    report = check_mail("ship sugar on 5 or 7, whichever", game, seat)
+    assert report.actions == [] and report.queued == [], report.render()

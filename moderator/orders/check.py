@@ -310,6 +310,8 @@ def _choose(item: Parsed, game: Game, seat: int, decision: Decision | None) -> t
         for a in in_tier:
             kind = target_kind(a.command)
             mine = decision is not None and kind in (None, decision.kind)
+            if a.reading.fallback and decision is not None and not mine:
+                continue  # (a fallback is read for the decision asked)
             if not mine or is_service(a.command) or is_absence(a.command):
                 later.setdefault(a.command, a)
                 continue
@@ -329,9 +331,11 @@ def _choose(item: Parsed, game: Game, seat: int, decision: Decision | None) -> t
                 f'"{item.segment.text}" could mean {or_list(meanings)}: write which one',
                 alternatives=meanings,
             )
-        if failed is not None:
+        if failed is not None and not all(a.reading.fallback for a in in_tier):
             break  # read for the decision asked and refused: say why, never read on
-    assert failed is not None
+        # (a fallback's order that cannot be done: the next one is tried)
+    if failed is None:  # (only a fallback's orders, none for the decision asked)
+        raise IllegalOrder(f'"{item.segment.text}" names no order you may give now')
     text, error = failed
     if isinstance(error, AmbiguousOrder):
         raise error

@@ -357,6 +357,7 @@ class Reading:
     named: bool = False
     phase: frozenset[Role] = frozenset()  # the roles whose phase it is said to be for
     why: bool = False  # the reason given with the order, read to tell it is no order
+    fallback: bool = False  # an order of a fallback: one that cannot be done is passed
 
 
 _LABEL = re.compile(r"^\s*([a-z]+(?:\s+[a-z]+){0,2})\s*[:\-\u2013\u2014]", re.IGNORECASE)
@@ -1307,6 +1308,120 @@ def _generic_verbs(vocab: Vocabulary) -> frozenset[str]:
     return frozenset((*vocab.term("PLACE").words, *vocab.term("TAKE").words))
 
 
+@dataclass(frozen=True, slots=True)
+class Fallback:
+    """Orders joined by "or" with what decides between them (reading.fallback):
+    ``listed`` the list without it, ``options`` its orders, ``ordered`` whether the
+    first that can be done is meant (its condition is legality)."""
+
+    listed: str
+    options: tuple[str, ...]
+    ordered: bool
+
+
+@cache
+def _fallback_parts(vocab: Vocabulary) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    ors = "|".join(phrase(w) for w in vocab.term("_OR").words)
+    which = "|".join(phrase(w) for w in sorted(vocab.whichevers, key=len, reverse=True))
+    ifs = "|".join(phrase(c) for c in ("if", "in case", "should") if c in vocab.conditions)
+    legal = "|".join(phrase(w) for w in vocab.legality)
+    me = "|".join(phrase(w) for w in sorted(vocab.first_person, key=len, reverse=True))
+    takes = "|".join(phrase(w) for w in vocab.term("TAKE").words)
+    its = "|".join(phrase(w) for w in vocab.pronouns)
+    return (
+        # "trader or craftsman, whichever is still there"
+        re.compile(
+            rf"^(?P<listed>.+?)[\s,;:(\-\u2013\u2014]+(?:{which or '(?!)'})\b(?P<cond>.*)$", re.I
+        ),
+        # "tobacco, or sugar if tobacco can't be sold"
+        re.compile(
+            rf"^(?P<listed>.*\b(?:{ors})\b.*?)[\s,(]+(?P<cond>(?:{ifs or '(?!)'})\b.*)$", re.I
+        ),
+        # "If builder's free I'll take it, otherwise mayor"
+        re.compile(
+            rf"^\W*(?:{ifs or '(?!)'})\s+(?P<first>.+?)(?:'s)?\s+(?:(?:{legal})\s+)*"
+            rf"(?:{legal})\b[\s,]*(?:(?:{me})\s+)?(?:{takes})\s+(?:{its})\b[\s,;.\-]*"
+            rf"(?:{ors})\b[\s,:]*(?P<rest>\w.*)$",
+            re.I,
+        ),
+    )
+
+
+def _legality_only(cond: str, listed: str, vocab: Vocabulary) -> bool | None:
+    """Whether ``cond``, a condition on a list of orders, only says whether they can be
+    done ("if it's gone", "if tobacco can't be sold"): True; False when it says
+    something else the moderator cannot weigh ("if it's cheaper"); None when it names a
+    thing of the game the list does not, or another time (no fallback then)."""
+    said = {_stem(w.lower()) for w in _LEAD_TOKEN.findall(listed)}
+    idle = {*vocab.fillers, *vocab.term("ART").words, *vocab.pronouns, *vocab.first_person}
+    legal, other = False, False
+    for token in _LEAD_TOKEN.findall(cond.translate(_APOSTROPHES))[1:]:
+        word = token.lower()
+        for end in ("'s", "'re", "'ll"):
+            word = word.removesuffix(end)
+        if word in vocab.legality or word.endswith("n't"):
+            legal = True
+        elif _stem(word) in said or word in idle or word in vocab.whichevers:
+            continue
+        elif word in _things(vocab) or word.isdigit():
+            return None  # "sugar, or tobacco if corn is gone": another thing
+        else:
+            other = True
+    return legal and not other
+
+
+def _stem(word: str) -> str:
+    """A word without its plural ending ("quarries", "roles")."""
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    return word.removesuffix("s")
+
+
+def fallback(text: str, vocab: Vocabulary = ENGLISH) -> Fallback | None:
+    """Orders joined by "or" and what decides between them: a condition on whether
+    the first can be done ("the trader, or the captain if it's gone", "If builder's
+    free I'll take it, otherwise mayor": ordered, the first that can be done), or
+    "whichever ..." or another condition ("sugar or tobacco, whichever's left": the one
+    that can be done, asked back when several can); None when there is none."""
+    readable = text.translate(_APOSTROPHES)
+    which, cond, lead = _fallback_parts(vocab)
+    ors = any_phrase(vocab.term("_OR").words)
+    # (only a list of things, each an order alone: not "ship sugar on 5 or 7", whose
+    # "7" says no order without the words before it)
+    if _counted(vocab).search(readable):
+        return None
+    if (m := lead.match(readable)) is not None:
+        first = m.group("first").strip()
+        return Fallback(
+            f"{first} or {m.group('rest')}", _options(f"{first} or {m.group('rest')}", vocab), True
+        )
+    if (m := which.match(readable)) is not None and ors.search(m.group("listed")):
+        listed = m.group("listed")
+        if _legality_only(" " + m.group("cond"), listed, vocab) is None:
+            return None
+        return Fallback(listed, _options(listed, vocab), False)
+    if (m := cond.match(readable)) is not None:
+        listed = m.group("listed")
+        legal = _legality_only(m.group("cond"), listed, vocab)
+        if legal is None or _starts_time(m.group("cond"), vocab):
+            return None
+        return Fallback(listed, _options(listed, vocab), legal)
+    return None
+
+
+@cache
+def _counted(vocab: Vocabulary) -> re.Pattern[str]:
+    """A number or a place in a list of orders: its parts may share them."""
+    words = (*vocab.term("NUMWORD").words, *vocab.term("ON").words, *vocab.term("TO").words)
+    return re.compile(rf"\d|{any_phrase(words).pattern}", re.IGNORECASE)
+
+
+def _options(listed: str, vocab: Vocabulary) -> tuple[str, ...]:
+    ors = "|".join(phrase(w) for w in vocab.term("_OR").words)
+    parts = re.split(rf"\s*(?:[,;]|\b(?:{ors})\b)[\s,]*", listed, flags=re.I)
+    return tuple(p.strip(" .!") for p in parts if p.strip(" .!"))
+
+
 def readings(
     text: str,
     kind: DecisionKind | None,
@@ -1317,6 +1432,9 @@ def readings(
     of ``kind`` the player is asked now (None: none): as a bare answer to it ("sugar"
     -> "take sugar"), with a one-letter slip corrected ("suger" -> "sugar"), or both;
     without the writer's own words before it (lead_in; ``own``: his names)."""
+    choice = fallback(text, vocab) if "?" not in text else None
+    if choice is not None:
+        return _fallback_readings(choice, kind, vocab, own)
     base = normalise(text, vocab)
     # A decision after a hesitation ("Not sure, but trader"): the order is what follows
     # (read on, as "I was thinking captain but no, trader" takes back).
@@ -1443,6 +1561,30 @@ def readings(
 def _phase_kinds(roles: frozenset[Role]) -> frozenset[DecisionKind]:
     """The decisions the phases of ``roles`` ask."""
     return frozenset(k for role in roles for k in role_kinds(role))
+
+
+def _fallback_readings(
+    found: Fallback, kind: DecisionKind | None, vocab: Vocabulary, own: frozenset[str]
+) -> list[Reading]:
+    """The readings of a fallback: ordered, the list as a preference list ("tobacco, or
+    sugar": the first that can be sold), then, when it is none the grammar reads, its
+    orders one tier later; not ordered, its orders in one tier (the one that can be done
+    is, several are asked back)."""
+
+    def each(text: str, tier: int) -> list[Reading]:
+        # (as written only when it is read no other way: "the hacienda" while building
+        # is "build the hacienda")
+        said = [r.text for r in readings(text, kind, vocab, own) if r.tier < MENTIONS_TIER]
+        return [Reading(t, tier, fallback=found.ordered) for t in said or [text]]
+
+    out: list[Reading] = []
+    if found.ordered:
+        out += each(found.listed, 0)
+    for i, option in enumerate(found.options):
+        # (ordered: one tier each, the first that can be done is; past the last tier
+        # before the reading by what it names, the rest share it)
+        out += each(option, min(1 + i, MENTIONS_TIER - 1) if found.ordered else 0)
+    return out
 
 
 def _phase_decision(roles: frozenset[Role]) -> DecisionKind | None:

@@ -174,6 +174,14 @@ class Vocabulary:
     # not read; unless it holds one of ``conditionals`` or ``provisos`` or a negation,
     # which may make it a condition on the writer's order ("..., Bob permitting").
     conditionals: tuple[str, ...] = ()
+    # A fallback: orders joined by "or" with a condition that says whether the first can
+    # be done (reading.fallback), in words of ``legality`` ("the trader, or the captain
+    # if it's gone", "tobacco, or sugar if tobacco can't be sold"): the first that can be
+    # done is. After ``whichevers`` ("trader or craftsman, whichever is still there"), or
+    # with another condition ("sugar or tobacco if it's cheaper"), the list says no
+    # order: the one that can be done is, and when several can, it is asked back.
+    legality: tuple[str, ...] = ()
+    whichevers: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -740,6 +748,14 @@ ENGLISH = Vocabulary(
         *("got", "gotten", "selected", "had", "done", "made", "produced", "been", "used"),
         *("moved", "filled"),
     ),
+    legality=(
+        *("gone", "taken", "free", "left", "available", "unavailable", "there", "open"),
+        *("possible", "impossible", "allowed", "legal", "sold", "full", "afford", "fits"),
+        *("works", "room", "space", "still", "already", "any", "longer", "is", "are"),
+        *("be", "been", "can", "cannot", "get", "have", "take", "sell", "ship", "build"),
+        *("settle", "not", "no", "out", "remains", "doesn't", "won't", "isn't", "can't"),
+    ),
+    whichevers=("whichever", "which ever", "whatever", "whichever one"),
     conditionals=(
         *("if", "unless", "provided", "providing", "as long as", "so long as", "in case"),
         *("permitting", "willing", "depending", "depends", "whether", "once", "when"),
@@ -881,7 +897,7 @@ def known(vocab: Vocabulary = ENGLISH) -> frozenset[str]:
         out.update(phrase.split())
     for phrase in (*vocab.addressees, *vocab.conditions, *vocab.negations, *vocab.undecided):
         out.update(phrase.split())
-    for phrase in (*vocab.unreal, *vocab.participles, *vocab.actuals):
+    for phrase in (*vocab.unreal, *vocab.participles, *vocab.actuals, *vocab.whichevers):
         out.update(phrase.split())
     for phrase in (*vocab.provisos, *vocab.role_takes, *vocab.early):
         out.update(phrase.split())
@@ -1028,6 +1044,15 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"what you do in fact, with {codes(vocab.actuals)} at its start, or a word of them "
         "at its end (`Coffee then.`, `as it is, the sugar`); without one, or when it stands "
         "for what it names (`... Keep it then.`), nothing is done."
+    )
+    lines.append(
+        "Orders joined by `or` with a condition that only says whether the first can be "
+        f"done, in words of {codes(vocab.legality)} (`the trader, or the captain if it's "
+        "gone`, `tobacco, or sugar if tobacco can't be sold`, `If builder's free I'll take "
+        "it, otherwise mayor`), give the first that can be done. After "
+        f"{codes(vocab.whichevers)} (`sugar or tobacco, whichever's left`) or with another "
+        "condition (`if it's cheaper`), the one that can be done is, and when several "
+        "can you are asked which."
     )
     lines.append(
         "A clause whose subject is another player, after a comma, `and` or `but` or at the "
