@@ -177,11 +177,13 @@ class Move:
 @dataclass(frozen=True, slots=True)
 class Share:
     """``count`` colonists shared among ``targets``, at least one each ("both on corn and
-    sugar", "all three on corn, sugar and the mill"). ``as_written``: a count written
-    before a list ("place 2 on corn, sugar") may also mean that many on the first place
-    and one on each other; the board decides, and asks when both can be done."""
+    sugar", "all three on corn, sugar and the mill"); None: every colonist the other
+    placements leave ("everyone to the roaster and the university"), however many that
+    is. ``as_written``: a count written before a list ("place 2 on corn, sugar") may
+    also mean that many on the first place and one on each other; the board decides,
+    and asks when both can be done."""
 
-    count: int
+    count: int | None
     targets: tuple[Target, ...]
     as_written: bool = False
 
@@ -191,20 +193,32 @@ class MayorCmd:
     """A colonist order: every removal first, then every placement (seed 002).
     ``extra`` None: the mayor takes his privilege colonist (the default). ``stay``: the
     order says the colonists it does not place stay in San Juan ("rest in San Juan"),
-    so nothing is added to it."""
+    so nothing is added to it. ``board``: the placements are counts written after their
+    places and nothing else ("corn 1, sugar 2, roaster 2, university 0"), which may be
+    the board as it is to end too: places that hold colonists now are read both ways
+    (the board decides, and asks when both can be done); a count of 0 is only that."""
 
     extra: bool | None = None
     removals: tuple[Move, ...] = ()
     placements: tuple[Move | Share, ...] = ()
     stay: bool = False
+    board: bool = False
 
     def merged(self, other: MayorCmd) -> MayorCmd:
+        # (a board stays one while the other part only answers on the extra colonist)
+        board = (self.board or not self.moves) and (other.board or not other.moves)
         return MayorCmd(
             other.extra if other.extra is not None else self.extra,
             self.removals + other.removals,
             self.placements + other.placements,
             self.stay or other.stay,
+            board and (self.board or other.board),
         )
+
+    @property
+    def moves(self) -> bool:
+        """Whether the order removes or places any colonist."""
+        return bool(self.removals or self.placements)
 
 
 @dataclass(frozen=True, slots=True)

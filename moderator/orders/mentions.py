@@ -18,6 +18,7 @@ several times are asked back (``Mention.named``), never chosen among by what is 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -66,6 +67,14 @@ _CLASSES = {
     "STAY": "verb",
     "MOVE": "verb",
     "FROM": "filler",
+    "REMOVE": "remove",
+    "FILL": "fill",
+    "REST": "all",
+    "EVERYTHING": "all",
+    "EVERYONE": "all",
+    "BOTH": "all",
+    "EVERY": "each",
+    "SAN_JUAN": "name",
     "_AND": "joint",
     "_OR": "joint",
     "_THEN": "joint",
@@ -85,6 +94,10 @@ _PRIORITY = (
     "barrel",
     "name",
     "number",
+    "remove",
+    "fill",
+    "all",
+    "each",
     "not",
     "yes",
     "use",
@@ -186,6 +199,7 @@ _THINGS = frozenset(
     {
         *("role", "good", "plantation", "quarry", "name", "windrose", "ship", "extra"),
         *("barrel", "colonist", "number", "size", "draw", "yes", "room"),
+        *("remove", "fill", "all", "each"),  # (the mayor's: no other decision reads them)
     }
 )
 # Words a negation passes over to the thing after them ("don't use the university"),
@@ -491,6 +505,7 @@ _VERBS: dict[DecisionKind, tuple[str, ...]] = {
     DecisionKind.SELL: ("TAKE", "SELL"),
     DecisionKind.LOAD: ("TAKE", "SHIP"),
     DecisionKind.STORE: ("TAKE", "KEEP", "PLACE", "STAY", "MOVE"),  # "sugar stays in ..."
+    DecisionKind.MAYOR: ("TAKE", "PLACE", "MOVE", "STAY"),
 }
 
 
@@ -555,6 +570,391 @@ def _store(words: Sequence[Word], vocab: Vocabulary) -> Proposal | None:
     return Proposal((f"keep {', '.join(texts)}",))
 
 
+# -- the mayor's colonists -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Tok:
+    """A word of a colonist order as the mayor's reading sees it: ``kind`` one of
+    number, place, colonist, extra, not, yes, from, on, gets, take, put, remove, fill,
+    all, each, and; ``text`` the place's or the number's words."""
+
+    kind: str
+    text: str = ""
+
+
+# The classes of words the mayor's reading keeps as they are.
+_READ = frozenset({"colonist", "extra", "not", "yes", "remove", "fill", "all", "each", "on"})
+
+
+@cache
+def _verb_words(vocab: Vocabulary) -> dict[str, str]:
+    """What each verb word does in a colonist order: ``gets`` (after a place: it gets
+    colonists), ``take`` (the extra colonist, or off a place), ``put`` (onto one)."""
+    out = {w: "put" for name in ("PLACE", "MOVE") for w in vocab.term(name).words}
+    out.update({w: "stay" for w in vocab.term("STAY").words})
+    out.update({w: "take" for w in vocab.term("TAKE").words})
+    out.update({w: "gets" for w in vocab.term("TAKE").words if w.startswith("get")})
+    return out
+
+
+def _one_building(words: Sequence[str], vocab: Vocabulary) -> bool:
+    """Whether the words are of one building's name, in its order ("coffee roaster",
+    "small market", "indigo plant"; not "roaster uni")."""
+    said = [vocab.spellings.get(w, w) for w in words]
+    said = [w for s in said for w in s.split()]
+    for b in Building:
+        label = b.label.split()
+        at = 0
+        for w in said:
+            found = [i for i, x in enumerate(label[at:], at) if x == w or x + "s" == w]
+            if not found:
+                break
+            at = found[0] + 1
+        else:
+            return True
+    return False
+
+
+def _mayor_tokens(words: Sequence[Word], vocab: Vocabulary) -> list[list[_Tok]] | None:
+    """The words as the mayor's reading sees them, in clauses (cut at punctuation and
+    "then"); None on a word it does not read (a verb of another decision, a "but")."""
+    verbs = _verb_words(vocab)
+    froms = set(vocab.term("FROM").words)
+    clauses: list[list[_Tok]] = [[]]
+    place: list[str] = []  # the words of a place being read ("coffee roaster")
+    kinds: list[str] = []
+
+    def end_place() -> None:
+        if place:
+            if "size" in kinds and "name" not in kinds:
+                raise ValueError("a size alone names no place")
+            clauses[-1].append(_Tok("place", " ".join(place)))
+            place.clear()
+            kinds.clear()
+
+    try:
+        for w in words:
+            if w.cls in ("name", "good", "size", "plantation", "quarry"):
+                # "coffee roaster", "small market", "sugar plantation", "small indigo
+                # plant"; not "corn sugar", "quarry corn"
+                last = kinds[-1] if kinds else ""
+                joins = (
+                    (w.cls in ("name", "size") and last in ("name", "size", "good"))
+                    or (w.cls == "plantation" and last == "good")
+                    or (w.cls == "good" and last == "size")
+                ) and (w.cls == "plantation" or _one_building((*place, w.text), vocab))
+                if not joins:
+                    end_place()
+                place.append(w.text)
+                kinds.append(w.cls)
+                continue
+            end_place()
+            if w.cls == "stop" or (w.cls == "joint" and w.text in vocab.term("_THEN").words):
+                clauses.append([])
+            elif w.cls == "joint" and w.text in vocab.term("_OR").words:
+                return None  # a choice: asked by the grammar's readings, never guessed
+            elif w.cls == "joint":
+                clauses[-1].append(_Tok("and"))
+            elif w.cls == "number" or w.text == "one":
+                n = _number(Mention("number", (w.text,)), vocab)
+                clauses[-1].append(_Tok("number", str(1 if n is None else n)))
+            elif w.cls in _READ:
+                clauses[-1].append(_Tok(w.cls, w.text))
+            elif w.cls == "verb" and w.text in verbs:
+                clauses[-1].append(_Tok(verbs[w.text], w.text))
+            elif w.cls == "filler" and w.text in froms:
+                clauses[-1].append(_Tok("from", w.text))
+            elif w.cls != "filler":
+                return None
+        end_place()
+    except ValueError:
+        return None
+    return [c for c in clauses if c]
+
+
+def _stays(clause: Sequence[_Tok], vocab: Vocabulary) -> bool:
+    """Whether the clause keeps the colonists not placed in San Juan ("the other one
+    stays in San Juan", "the rest stay in San Juan")."""
+    san_juan = set(vocab.term("SAN_JUAN").words)
+    kinds = [t.kind for t in clause]
+    return (
+        set(kinds) <= {"number", "colonist", "all", "stay", "on", "place"}
+        and kinds.count("place") == 1
+        and all(t.text in san_juan for t in clause if t.kind == "place")
+        and kinds.index("stay") < kinds.index("place")
+    )
+
+
+def _extra_stays(clause: Sequence[_Tok], vocab: Vocabulary) -> bool:
+    """Whether the clause keeps the extra colonist in San Juan, taken and not placed
+    ("the extra colonist can stay in San Juan")."""
+    san_juan = set(vocab.term("SAN_JUAN").words)
+    kinds = [t.kind for t in clause]
+    allowed = {"extra", "colonist", "stay", "on", "place"}
+    return (
+        "stay" in kinds
+        and set(kinds) <= allowed
+        and all(t.text in san_juan for t in clause if t.kind == "place")
+        and kinds.index("extra") < kinds.index("stay")
+    )
+
+
+def _extra_placed(clause: Sequence[_Tok]) -> str | None:
+    """The place the extra colonist is put on, taken ("the extra one on the uni", "put
+    the bonus guy on the university"); None: the clause says something else."""
+    kinds = [t.kind for t in clause]
+    if kinds[:2] == ["place", "gets"] and set(kinds[2:]) <= {"extra", "colonist", "number"}:
+        kinds = [*kinds[2:], "on", "place"]  # "the hacienda gets the extra guy"
+        clause = [*clause[2:], _Tok("on"), clause[0]]
+    if kinds.count("place") != 1 or "on" not in kinds or kinds.index("on") > kinds.index("place"):
+        return None
+    if kinds.index("extra") > kinds.index("on") or not set(kinds) <= {
+        *("extra", "colonist", "number", "on", "place", "put")
+    }:
+        return None
+    if any(t.text != "1" for t in clause if t.kind == "number"):
+        return None
+    return next(t.text for t in clause if t.kind == "place")
+
+
+def _extra_said(clause: Sequence[_Tok]) -> bool | None:
+    """The answer on the extra colonist of a clause that names it ("I don't need the
+    extra one", "no thanks to the extra colonist", "take the bonus colonist"): True
+    taken, False declined; None: the clause says more, or says no twice."""
+    allowed = {"extra", "colonist", "not", "yes", "take", "number", "on"}
+    if any(t.kind not in allowed for t in clause) or any(
+        t.kind == "number" and t.text != "1" for t in clause
+    ):
+        return None
+    nos = sum(t.kind == "not" for t in clause)
+    if nos > 1 or (nos and any(t.kind == "yes" for t in clause)):
+        return None
+    return nos == 0
+
+
+def _pairs(clause: Sequence[_Tok]) -> list[tuple[int, str]] | None:
+    """Counts and places alone ("2 roaster 1 uni", "roaster 2 uni 1", "2 to the roaster
+    and 1 to the uni"), each count with its place; None unless they pair up one way."""
+    items = [t for t in clause if t.kind not in ("colonist", "and", "on")]
+    if len(items) < 2 or len(items) % 2 or any(t.kind not in ("number", "place") for t in items):
+        return None
+    first = items[0].kind
+    out: list[tuple[int, str]] = []
+    for i in range(0, len(items), 2):
+        a, b = items[i], items[i + 1]
+        if a.kind != first or b.kind == first:
+            return None
+        count, where = (a, b) if first == "number" else (b, a)
+        out.append((int(count.text), where.text))
+    if first == "place" and any(t.kind == "on" for t in clause):
+        return None  # "roaster 2 on uni": which count is whose?
+    return out
+
+
+_Placement = tuple[str, str]  # (how many: a number, "fill" or "all"; the place)
+
+
+def _colonist_clause(
+    clause: Sequence[_Tok],
+) -> tuple[list[tuple[int, str]], list[_Placement], bool] | None:
+    """A clause of colonists: (removals, placements, whether the counts came after their
+    places and nothing else was said: a board as it is to end, or colonists added)."""
+    kinds = [t.kind for t in clause]
+    places = [t.text for t in clause if t.kind == "place"]
+    counts = [int(t.text) for t in clause if t.kind == "number"]
+    if not places or "extra" in kinds or "not" in kinds:
+        return None
+    if "remove" in kinds or ("from" in kinds and {"take", "put"} & set(kinds)):
+        # "take my corn worker off", "pull the guy off the small market", "move one from
+        # the market to the university": off one place, maybe onto another
+        verbs = [i for i, k in enumerate(kinds) if k in ("remove", "take", "put")]
+        if len(counts) > 1 or not verbs:
+            return None
+        n = counts[0] if counts else 1
+        head = verbs[0]
+        off = [i for i, k in enumerate(kinds) if k == "place"]
+        if any(i < head for i in off) or len(off) > 2:
+            return None
+        frm = kinds.index("from") if "from" in kinds else head
+        if len(off) == 1:
+            return [(n, places[0])], [], False
+        # a second place after "to"/"on": where the colonist goes
+        if not (off[0] < off[1] and "on" in kinds[off[0] : off[1]] and frm < off[1]):
+            return None
+        return [(n, places[0])], [(str(n), places[1])], False
+    if "gets" in kinds:
+        # "the hacienda gets a worker", "roaster gets two and sugar one", "the roaster
+        # gets 2 and the university gets the last one"
+        if kinds[0] != "place" or kinds[1] != "gets":
+            return None
+        cuts = [
+            i
+            for i in range(1, len(kinds) - 1)
+            if kinds[i] == "and" and kinds[i + 2 : i + 3] == ["gets"]
+        ]
+        if cuts:
+            ends = [0, *cuts, len(clause)]
+            parts = [_colonist_clause(clause[a + (a > 0) : b]) for a, b in itertools.pairwise(ends)]
+            if any(p is None or p[0] for p in parts):
+                return None
+            return [], [x for p in parts if p is not None for x in p[1]], False
+        rest = [t for t in clause[2:] if t.kind != "colonist"]
+        how = "1"
+        if rest and rest[0].kind == "all":
+            # "gets the rest", "gets the last one", "gets the other two"
+            how = "all" if rest[0].text != "both" else "2"
+            rest = rest[1:]
+            if rest and rest[0].kind == "number":
+                how = rest[0].text
+                rest = rest[1:]
+            if rest:
+                return None
+        elif rest and rest[0].kind == "number":
+            how = rest[0].text
+            rest = rest[1:]
+        more = _pairs(rest) if rest else []
+        if more is None or (more and rest[0].kind != "and" and rest[0].kind != "place"):
+            return None
+        return [], [(how, places[0]), *((str(c), w) for c, w in more)], False
+    if kinds[0] in ("fill", "all"):
+        # "fill up the roaster and the university", "everyone on the roaster and uni"
+        word = clause[0]
+        if any(k not in ("place", "and", "on", "colonist") for k in kinds[1:]):
+            return None
+        how = "fill" if word.kind == "fill" else ("both" if word.text == "both" else "all")
+        return [], [(how, w) for w in places], False
+    pairs = _pairs(clause)
+    if pairs is not None:
+        return [], [(str(c), w) for c, w in pairs], clause[0].kind == "place"
+    return None
+
+
+def _mayor(words: Sequence[Word], vocab: Vocabulary) -> Proposal | None:
+    """The colonist order of the words: the extra colonist taken or declined in words,
+    counts and places without the order's words ("2 roaster 1 uni", "roaster x2, uni
+    x1"), "one each" after or before a list of places, a place that gets colonists,
+    "fill" and "everyone" onto places, a colonist taken off a place in words ("take my
+    corn worker off"). Written as the moderator's order ("no extra colonist then
+    remove 1 from corn then place 2 on roaster, 1 on uni"), which the board then checks.
+    None on anything else: a number that is not a count, a place named twice with two
+    counts, a negation not on the extra colonist."""
+    clauses = _mayor_tokens(words, vocab)
+    if not clauses:
+        return None
+    extra: bool | None = None
+    removals: list[tuple[int, str]] = []
+    placements: list[_Placement] = []
+    board = True
+    listed: list[str] = []  # places named without a count, waiting for "one each"
+    each: int | None = None  # "one each" said before its places
+    asked_extra = False  # a clause on the extra colonist with no answer yet
+    stay = False  # the colonists not placed stay in San Juan, said so
+    kept = ""  # how many stay there, when said
+    each_used = False  # the places after "one on each:" were named
+    for clause in clauses:
+        kinds = {t.kind for t in clause}
+        if "stay" in kinds and "extra" not in kinds and _stays(clause, vocab):
+            # "the other one stays in San Juan": that many, and no more
+            stays = [t.text for t in clause if t.kind == "number"]
+            if stay or len(stays) > 1:
+                return None
+            stay, board = True, False
+            kept = stays[0] if stays else ""
+            continue
+        if "extra" in kinds and _extra_stays(clause, vocab):
+            if extra is not None:
+                return None
+            if stay:
+                return None
+            extra, stay, board = True, True, False
+            continue
+        if "extra" in kinds and (where := _extra_placed(clause)) is not None:
+            if extra is not None:
+                return None
+            extra, board = True, False
+            placements.append(("1", where))
+            continue
+        if "extra" in kinds:
+            said = _extra_said(clause)
+            if said is None or extra is not None:
+                return None
+            extra = said
+            asked_extra = "not" not in kinds and "yes" not in kinds and "take" not in kinds
+            board = False
+            continue
+        if kinds <= {"not", "yes"}:
+            # "Extra colonist: no thanks": the answer of the clause before
+            if not asked_extra or len(clause) != 1:
+                return None
+            extra = clause[0].kind == "yes"
+            asked_extra = False
+            continue
+        asked_extra = False
+        if kinds <= {"place", "and"}:
+            if each is not None:
+                # "one on each: sugar, uni" (its places may run on after a comma)
+                placements += [(str(each), t.text) for t in clause if t.kind == "place"]
+                each_used = True
+            else:
+                listed += [t.text for t in clause if t.kind == "place"]
+            board = False
+            continue
+        if "each" in kinds and kinds <= {"each", "number", "colonist", "on", "place", "and"}:
+            # "one each", "a worker each", "one on each: ...", "one each on X and Y"
+            counts = [int(t.text) for t in clause if t.kind == "number"]
+            n = counts[0] if len(counts) == 1 else 1 if not counts else 0
+            here = [t.text for t in clause if t.kind == "place"]
+            first = next(t.kind for t in clause if t.kind in ("place", "number", "each"))
+            if not n or (listed and here and first != "place"):
+                return None  # ("roaster, one each on uni": which places are meant?)
+            if here or listed:
+                # "sugar, the sugar mill and the university, one each"
+                placements += [(str(n), w) for w in (*listed, *here)]
+                listed = []
+            else:
+                each = n
+            board = False
+            continue
+        read = _colonist_clause(clause)
+        if read is None or listed or (each is not None and not each_used):
+            return None
+        each = None  # (its places were named: this clause says something else)
+        off, on, after = read
+        removals += off
+        placements += on
+        board = board and after
+    if listed or (each is not None and not each_used):
+        return None
+    if not (removals or placements or extra is not None):
+        return None
+    places = [w for _, w in (*removals, *placements)]
+    if len(set(places)) != len(places):
+        return None  # a place named twice: which count is meant?
+    if board and placements and not removals:
+        # counts after their places only: the board as it is to end, or colonists added
+        return Proposal((", ".join(f"{w} {n}" for n, w in placements),))
+    parts: list[str] = []
+    if extra is not None:
+        parts.append("take the extra colonist" if extra else "no extra colonist")
+    if removals:
+        parts.append("remove " + ", ".join(f"{n} from {w}" for n, w in removals))
+    fills = [w for how, w in placements if how == "fill"]
+    if fills:
+        parts.append("fill " + ", ".join(fills))
+    items: list[str] = []
+    items += [f"{how} on {w}" for how, w in placements if how not in ("fill", "all", "both")]
+    for word, share in (("everyone", "all"), ("both", "both")):
+        shared = [w for how, w in placements if how == share]
+        if shared:
+            items.append(f"{word} on " + ", ".join(shared))
+    if stay:
+        items.append(f"{kept} stays in san juan" if kept else "rest in san juan")
+    if items:
+        parts.append("place " + ", ".join(items))
+    return Proposal((" then ".join(parts),))
+
+
 def by_mentions(
     text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH
 ) -> Proposal | None:
@@ -569,11 +969,16 @@ def by_mentions(
     if kind is not None and not_now(vocab).search(text):
         return None  # "the quarry next time": not the decision asked now
     ms = mentions_of(words)
+    if kind is DecisionKind.MAYOR:
+        # (its own reading of the words: negations and lists are read there)
+        return _mayor(words, vocab) if ms is not None and _verbs_fit(ms, kind, vocab) else None
     if not ms or any(m.negated for m in ms if m.cls == "yes"):
         return None  # "not sure, coffee"
     kinds = _FOLLOWS.get(kind, (kind,)) if kind is not None else _ALL
 
     def proposal(k: DecisionKind) -> Proposal | None:
+        if k is DecisionKind.MAYOR:
+            return _mayor(words, vocab)
         if any(m.negated for m in ms) and k is DecisionKind.STORE:
             return None
         return _store(words, vocab) if k is DecisionKind.STORE else _BUILDERS[k](ms, vocab)

@@ -179,7 +179,11 @@ class _Placed:
     """One place of a colonist list as written: ``count`` None when not written; ``each``:
     the count goes on every place after it too ("2 each on corn and sugar"); ``shared``:
     it is shared among them ("both on corn and sugar"); ``source``: a move from there;
-    ``fill``: every empty circle of it and of the places after it ("fill the roaster")."""
+    ``fill``: every empty circle of it and of the places after it ("fill the roaster");
+    ``everyone``: every colonist not placed otherwise, shared among it and the places
+    after it ("everyone to the roaster and the university", "the rest on corn");
+    ``after``: the count was written after the place ("corn 1, roaster 2"), and may be
+    0 there."""
 
     target: Target
     count: int | None = None
@@ -187,6 +191,8 @@ class _Placed:
     shared: bool = False
     source: Target | None = None
     fill: bool = False
+    everyone: bool = False
+    after: bool = False
 
 
 def _signed(signed: Token, target: Target) -> MayorCmd:
@@ -208,7 +214,13 @@ def _placements(items: tuple[_Placed | MayorCmd, ...]) -> MayorCmd:
     for item in items:
         if isinstance(item, MayorCmd):
             out = out.merged(item)
-        elif groups and item.count is None and item.source is None and groups[-1][0].source is None:
+        elif (
+            groups
+            and item.count is None
+            and item.source is None
+            and not item.everyone
+            and groups[-1][0].source is None
+        ):
             groups[-1].append(item)
         else:
             groups.append([item])
@@ -219,7 +231,11 @@ def _placements(items: tuple[_Placed | MayorCmd, ...]) -> MayorCmd:
         if head.source is not None:
             removals.append(Move(n, head.source))
         targets = (head.target, *(p.target for p in rest))
-        if head.fill:
+        if head.everyone and rest:
+            placements.append(Share(None, targets))
+        elif head.everyone:
+            placements.append(Move(None, head.target, rest=True))
+        elif head.fill:
             placements.extend(Move(None, t) for t in targets)
         elif head.each:
             placements.extend(Move(n, t) for t in targets)
@@ -228,7 +244,13 @@ def _placements(items: tuple[_Placed | MayorCmd, ...]) -> MayorCmd:
         else:
             placements.append(Move(n, head.target))
             placements.extend(Move(1, t) for t in targets[1:])
-    return out.merged(MayorCmd(removals=tuple(removals), placements=tuple(placements)))
+    # "corn 1, sugar 2, roaster 2, university 0": counts after their places and nothing
+    # else may be the board as it is to end (a count of 0 is only that)
+    board = bool(groups) and all(not rest and head.after for head, *rest in groups)
+    if not board and any(head.after and head.count == 0 for head, *_ in groups):
+        raise OrderSyntaxError("a count must be at least 1")
+    said = MayorCmd(removals=tuple(removals), placements=tuple(placements), board=board)
+    return out.merged(said)
 
 
 # A ship order's place: a cargo ship by its capacity, or by its size, or the wharf.
@@ -561,8 +583,13 @@ class _ToCommand(Transformer[Token, Command]):
     def counted_after(
         self, _colonist: Token | None, _on: Token | None, target: Target, count: Token
     ) -> _Placed:
-        # "sugar 1, roaster 2": the count after the place
-        return _Placed(target, int(count))
+        # "sugar 1, roaster 2": the count after the place (0 only in a board as it is to
+        # end, see _placements)
+        text = str(count).lower()
+        n = int(text) if text.isdigit() else ENGLISH.numbers[text]
+        if n > 12:
+            raise OrderSyntaxError(f"{text} is too large a number", column=count.column)
+        return _Placed(target, n, after=True)
 
     def rest_counted(
         self,
@@ -580,6 +607,12 @@ class _ToCommand(Transformer[Token, Command]):
         self, _both: Token, _colonist: Token | None, _on: Token | None, target: Target
     ) -> _Placed:
         return _Placed(target, 2, shared=True)
+
+    def everyone_on(
+        self, _all: Token, _colonist: Token | None, _goes: Token | None, _on: Token, target: Target
+    ) -> _Placed:
+        # "everyone to the roaster and the university": every colonist, shared
+        return _Placed(target, everyone=True)
 
     def each_on(
         self,
@@ -666,7 +699,7 @@ class _ToCommand(Transformer[Token, Command]):
         _as_is: Token | None,
         _on: Token | None,
         target: Target | None,
-    ) -> MayorCmd:
+    ) -> _Placed | MayorCmd:
         # "rest in San Juan", "everyone else stays": they stay where the rules keep them;
         # "the rest on the coffee roaster": every colonist not placed yet goes there
         if target is None or target.kind is TargetKind.SAN_JUAN:
@@ -675,7 +708,7 @@ class _ToCommand(Transformer[Token, Command]):
             raise OrderSyntaxError(
                 f'"{word} ... {target.text}": write how many go there', column=word.column
             )
-        return MayorCmd(placements=(Move(None, target, rest=True),))
+        return _Placed(target, everyone=True)  # (shared with the places after it)
 
     def signed_before(
         self, signed: Token, _colonist: Token | None, _on: Token | None, target: Target
@@ -1403,7 +1436,12 @@ def _parse_segment(
             try:
                 command = parse_order(reading.text)
             except OrderError:
-                continue
+                # (read by what it names in the mayor phase: it may need no verb)
+                mayor = kind is DecisionKind.MAYOR and reading.tier == MENTIONS_TIER
+                said = colonist_order(reading.text) if mayor else None
+                if said is None:
+                    continue
+                command = said
             if not _in_phase(reading, command):
                 continue  # "when the trader comes: ..." and no sale
             if all(a.command != command for a in found):

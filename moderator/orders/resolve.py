@@ -50,6 +50,7 @@ from .commands import (
     RoleCmd,
     SellCmd,
     SettleCmd,
+    Share,
     ShipCmd,
     Target,
     TargetKind,
@@ -654,21 +655,25 @@ def _shares(count: int, places: int) -> list[tuple[int, ...]]:
     ]
 
 
-def readings_of(cmd: MayorCmd) -> list[tuple[Move, ...]]:
+def readings_of(cmd: MayorCmd, free: int = 0) -> list[tuple[Move, ...]]:
     """The placements a colonist order may mean, as written first: a count before a
     list ("place 2 on corn, sugar") as that many on the first place and one on each
-    other, and as shared among the places; "both on corn and sugar" only shared."""
+    other, and as shared among the places; "both on corn and sugar" only shared;
+    "everyone to corn and sugar" shared, any number up to ``free`` (the colonists the
+    order has to place)."""
     out: list[tuple[Move, ...]] = [()]
     for item in cmd.placements:
         ways: list[tuple[Move, ...]] = []
         if isinstance(item, Move):
             ways.append((item,))
         else:
-            if item.as_written:
+            if item.as_written and item.count is not None:
                 first, *others = item.targets
                 ways.append((Move(item.count, first), *(Move(1, t) for t in others)))
-            for counts in _shares(item.count, len(item.targets)):
-                way = tuple(Move(n, t) for n, t in zip(counts, item.targets, strict=True))
+            places = len(item.targets)
+            counts = [item.count] if item.count is not None else range(places, free + 1)
+            for shares in (c for n in counts for c in _shares(n, places)):
+                way = tuple(Move(n, t) for n, t in zip(shares, item.targets, strict=True))
                 if way not in ways:
                     ways.append(way)
         out = [(*done, *way) for done in out for way in ways][:MAX_LAYOUT_READINGS]
@@ -697,6 +702,121 @@ def layout_after(
     return layout, board.san_juan + board.pool
 
 
+def _now_on(t: Target, p: Player) -> int:
+    """The colonists on a place now (San Juan's are not counted here)."""
+    if t.kind is TargetKind.SAN_JUAN:
+        return 0
+    if t.kind is TargetKind.PLANTATION:
+        return p.occupied[_plantation(t, p)]
+    if t.kind is TargetKind.QUARRY:
+        return p.occupied_quarries
+    return p.buildings[_own_building(t, p)]
+
+
+def _place_name(t: Target, p: Player) -> str:
+    if t.kind is TargetKind.PLANTATION:
+        return f"{_plantation(t, p).label} plantation"
+    if t.kind is TargetKind.BUILDING:
+        return _own_building(t, p).label
+    return "San Juan" if t.kind is TargetKind.SAN_JUAN else "quarry"
+
+
+def _as_board(cmd: MayorCmd, p: Player) -> MayorCmd:
+    """A board as it is to end ("corn 1, sugar 2, roaster 2, university 0") as the
+    removals and placements that make it from the board now; the places it does not
+    name keep their colonists. A place named twice with two counts is refused."""
+    ends: dict[str, int] = {}
+    removals: list[Move] = []
+    placements: list[Move] = []
+    stays: Move | None = None
+    for m in cmd.placements:
+        assert isinstance(m, Move) and m.count is not None
+        name = _place_name(m.target, p)
+        if ends.setdefault(name, m.count) != m.count:
+            raise IllegalOrder(f"{name} is named twice, with {ends[name]} and {m.count}")
+        if m.target.kind is TargetKind.SAN_JUAN:
+            stays = m
+            continue
+        now = _now_on(m.target, p)
+        if m.count < now:
+            removals.append(Move(now - m.count, m.target))
+        elif m.count > now:
+            placements.append(Move(m.count - now, m.target))
+    # (what is to stay in San Juan is kept last: the placements take theirs first)
+    kept = (stays,) if stays is not None and stays.count else ()
+    return MayorCmd(cmd.extra, tuple(removals), (*placements, *kept), cmd.stay or stays is not None)
+
+
+def _stay_reason(p: Player, layout: Layout, left: int, note: str) -> str:
+    return (
+        f"{left} colonist{'s' if left != 1 else ''} would stay in San Juan{note} "
+        "while there is room: "
+        + ", ".join(empty_circles(p, layout))
+        + "; every empty circle must be filled while colonists remain"
+    )
+
+
+def _free(cmd: MayorCmd, p: Player, san_juan: int) -> int:
+    """The colonists an order has to place: San Juan's and those it removes."""
+    board = _Board(list(p.occupied), p.occupied_quarries, dict(p.buildings), san_juan)
+    try:
+        for move in cmd.removals:
+            _remove(board, p, move)
+    except (IllegalOrder, AmbiguousOrder):
+        pass  # (said when the order is worked through)
+    return board.san_juan + board.pool
+
+
+def _board_action(
+    cmd: MayorCmd, game: Game, seat: int, legal: Sequence[Action], extra: bool
+) -> Action:
+    """A colonist order that names the board as it is to end and may be colonists added
+    too, some place it names holding colonists now: the one of the two that may be
+    done; when both may be done and differ, asked which (never a guess between them).
+    Neither: refused with the reason the board at the end cannot be."""
+    from .format import format_action  # (format reads decisions from this module)
+
+    s = game.state
+    p = s.players[seat]
+    note = ""
+    if extra and cmd.extra is None:
+        note = ' (with the mayor\'s extra colonist, taken unless you write "no extra colonist")'
+    end: Action | None = None
+    why = ""
+    try:
+        layout, left = layout_after(_as_board(cmd, p), p, p.san_juan + int(extra))
+        end = PlaceColonists(layout, extra)
+        if end not in legal:
+            why = _stay_reason(p, layout, left, note) if left else "it is no layout you may have"
+            end = None
+    except (IllegalOrder, AmbiguousOrder) as err:
+        if isinstance(err, AmbiguousOrder):
+            raise
+        why = err.reason
+    added: Action | None = None
+    if all(m.count for m in cmd.placements if isinstance(m, Move)):
+        plain = replace(cmd, board=False)
+        try:
+            layout, left = layout_after(plain, p, p.san_juan + int(extra))
+            added = PlaceColonists(layout, extra)
+        except (IllegalOrder, AmbiguousOrder):
+            pass
+        if added not in legal:
+            added = None
+    if end is not None and (added is None or added == end):
+        return end
+    if end is not None and added is not None:
+        meanings = [format_action(a, game, seat) for a in (end, added)]
+        raise AmbiguousOrder(
+            f"the order could mean the board as it is to end, {meanings[0]}, or colonists "
+            f"added, {meanings[1]}: write which",
+            alternatives=meanings,
+        )
+    if added is not None:
+        return added  # (counts after places are most often colonists added: "mill: 1")
+    raise IllegalOrder(f"as the board at the end: {why}")
+
+
 def resolve_mayor(cmd: MayorCmd, game: Game, seat: int, legal: Sequence[Action]) -> Action:
     """A colonist order as the layout it makes. Several readings (a count before a list)
     count when they can be done as written; one such is the order, several are asked
@@ -706,8 +826,6 @@ def resolve_mayor(cmd: MayorCmd, game: Game, seat: int, legal: Sequence[Action])
 
     s = game.state
     p = s.players[seat]
-    if any(m.count is not None and m.count < 1 for m in (*cmd.removals, *cmd.placements)):
-        raise IllegalOrder("a count must be at least 1")
     can_extra = True in mayor.extras(s, seat)
     if cmd.extra and not can_extra:
         if seat != s.picker:
@@ -716,10 +834,22 @@ def resolve_mayor(cmd: MayorCmd, game: Game, seat: int, legal: Sequence[Action])
     # Unless declined, the mayor takes his extra colonist (seed 002); an order that only
     # works without it is an error, not a silent refusal of the privilege.
     extra = can_extra if cmd.extra is None else bool(cmd.extra)
+    if cmd.board:
+        moves = [m for m in cmd.placements if isinstance(m, Move)]
+        if any(_now_on(m.target, p) for m in moves):
+            return _board_action(cmd, game, seat, legal, extra)
+        # (every place it names is empty now: the counts are placed, a 0 places none)
+        cmd = replace(cmd, placements=tuple(m for m in moves if m.count), board=False)
+    if any(m.count is not None and m.count < 1 for m in (*cmd.removals, *cmd.placements)):
+        raise IllegalOrder("a count must be at least 1")
     done: dict[Action, None] = {}
     short: list[tuple[Layout, int]] = []
     failed: IllegalOrder | AmbiguousOrder | None = None
-    for placements in readings_of(cmd):
+    free = _free(cmd, p, p.san_juan + int(extra))
+    readings = readings_of(cmd, free)
+    if not readings:
+        raise IllegalOrder(f"you have {free} colonist(s) to place, fewer than the places named")
+    for placements in readings:
         try:
             layout, left = layout_after(cmd, p, p.san_juan + int(extra), placements)
         except (IllegalOrder, AmbiguousOrder) as err:
@@ -744,16 +874,10 @@ def resolve_mayor(cmd: MayorCmd, game: Game, seat: int, legal: Sequence[Action])
     note = ""
     if extra and cmd.extra is None:
         note = ' (with the mayor\'s extra colonist, taken unless you write "no extra colonist")'
-    reason = (
-        f"{left} colonist{'s' if left != 1 else ''} would stay in San Juan{note} "
-        "while there is room: "
-        + ", ".join(empty_circles(p, layout))
-        + "; every empty circle must be filled while colonists remain"
-    )
+    reason = _stay_reason(p, layout, left, note)
     kept = cmd.stay or any(
-        m.target.kind is TargetKind.SAN_JUAN or m.rest
+        m.count is None if isinstance(m, Share) else m.target.kind is TargetKind.SAN_JUAN or m.rest
         for m in cmd.placements
-        if isinstance(m, Move)
     )
     if kept or cmd == MayorCmd():
         raise IllegalOrder(reason)  # never "no change", nor San Juan kept on purpose

@@ -402,7 +402,7 @@ ENGLISH = Vocabulary(
         ),
         Term(
             "REMOVE",
-            (*_s("remove", "unman", "withdraw"), *_ing("remove", "withdraw")),
+            (*_s("remove", "unman", "withdraw", "pull"), *_ing("remove", "withdraw", "pull")),
             "take colonists off",
         ),
         Term(
@@ -439,7 +439,12 @@ ENGLISH = Vocabulary(
         ),
         Term("STAY", (*_s("stay", "remain"), *_ing("stay")), "stay (in San Juan)"),
         Term("LEAVE", ("leave", "leaves", "leaving"), "leave (colonists as they are)"),
-        Term("EVERYTHING", ("everything", "everyone", "everybody"), "everything (no change)"),
+        Term("EVERYTHING", ("everything",), "everything (no change)"),
+        Term(
+            "EVERYONE",
+            ("everyone", "everybody"),
+            "every colonist (no change; everyone to the roaster and the university)",
+        ),
         Term(
             "AS_IS",
             (
@@ -656,6 +661,7 @@ ENGLISH = Vocabulary(
         *("one", "cane", "as", "kind", "type", "sort", "piece"),
         *_s("doubloon", "coin"),
         *("hidden", "face-down", "random", "blind", "unknown", "facedown"),
+        *("mine", "need", "needs"),
     ),
     exclusions=(
         *("instead of", "rather than", "other than", "except", "apart from", "but not"),
