@@ -1164,3 +1164,25 @@ def test_a_role_with_a_remark_naming_something_is_not_done() -> None:
     assert [a.meaning for a in taken.accepted] == ["role captain"], taken.render()
     unread = check_mail("Captain - I'll shipp my corn on the bigg one", game, 0)
     assert unread.actions == [], unread.render()
+
+
+@pytest.mark.parametrize("best", ENGLISH.best)
+def test_the_most_valuable_kind_asked_for_is_the_most_valuable(best: str) -> None:
+    """ "Sell whichever's worth the most": a sale of the goods from the most valuable
+    down, the first the trading house takes; for the craftsman's barrel and the
+    storage, the published defaults, which keep the most valuable. A good named or a
+    negation makes it no such order."""
+    for position, plain in (("trade", None), ("craftsman", "default"), ("store", "default")):
+        game = load_position(position)
+        seat = game.deciding()[-1]
+        if plain is None:
+            goods = sorted(Good, reverse=True)
+            plain = "sell " + " or ".join(g.label for g in goods)
+        want = [a.meaning for a in check_mail(plain, game, seat).accepted]
+        report = check_mail(f"{best} please", game, seat)
+        assert [a.meaning for a in report.accepted] == want, (position, report.render())
+        changes = [f"not {best}", f"{best}?"]
+        if position != "store":  # (there "but not the sugar" is an order: none kept)
+            changes.append(f"{best}, but not the sugar")
+        for changed in changes:
+            assert check_mail(changed, game, seat).actions == [], (position, changed)

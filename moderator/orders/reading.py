@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from ..engine.actions import DecisionKind
-from ..engine.components import Role
+from ..engine.components import Good, Role
 from .commands import ROLE_DECISION
 from .mentions import by_mentions
 from .queue import role_kinds
@@ -1539,6 +1539,8 @@ def readings(
         out.append(Reading(fixed.strip(), 2))
         if (a := answer(fixed)) is not None:
             out.append(Reading(a, 3))
+    if "?" not in text and (best := best_order(base, kind, vocab)) is not None:
+        out.append(Reading(best, 1))
     out = out[: 2 * MAX_READINGS]
     found = by_mentions(base, kind, vocab) if "?" not in text else None
     # (by what it names for the phase's other decisions too: "if I end up settler, use
@@ -1587,6 +1589,29 @@ def _fallback_readings(
     return out
 
 
+# The decisions where the most valuable kind may be asked for, and the order it makes.
+_BEST_OF = (DecisionKind.SELL, DecisionKind.CRAFTSMAN_EXTRA, DecisionKind.STORE)
+_BEST_TERMS = ("SELL", "TAKE", "KEEP", "EXTRA", "BARREL", "PLANTATION")
+
+
+def best_order(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) -> str | None:
+    """The order of ``text`` when it asks for the most valuable kind and names no good
+    ("Sell whichever's worth the most", "the extra barrel, the priciest one"): a sale
+    of the goods from the most valuable down (the first the trading house takes), or
+    the craftsman's or the storage's default (which keep the most valuable). None: no
+    such words, a good named, a negation, a question, or another order word."""
+    if kind not in _BEST_OF or "?" in text or not any_phrase(vocab.best).search(text):
+        return None
+    rest = any_phrase(vocab.best).sub(" ", text)
+    allowed = _term_parts(vocab, _BEST_TERMS)
+    named = {m.group(0).lower() for m in _WORD.finditer(rest)} & _naming_words(vocab)
+    if negation(vocab).search(text) or not named <= allowed:
+        return None  # "not the most valuable", "the most valuable but the coffee"
+    if kind is DecisionKind.SELL:
+        return "sell " + " or ".join(g.label for g in sorted(Good, reverse=True))
+    return vocab.term("DEFAULT").words[0]
+
+
 def _phase_decision(roles: frozenset[Role]) -> DecisionKind | None:
     """The decision the phase of the one role named asks first (the trader's: a sale);
     None for several."""
@@ -1602,6 +1627,7 @@ __all__ = [
     "Reasoned",
     "actual",
     "actual_only",
+    "best_order",
     "changing",
     "clauses",
     "condition",

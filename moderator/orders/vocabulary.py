@@ -147,6 +147,10 @@ class Vocabulary:
     # Words saying a new tile or building gets no colonist ("leave it unmanned", "the
     # hospice colonist stays in the supply"): a no to the hospice's or university's.
     unmanned: tuple[str, ...] = ()
+    # Words asking for the most valuable kind ("whichever's worth most", "the priciest"):
+    # a sale of the most valuable good the trading house takes, the craftsman's and the
+    # storage's published defaults (which keep the most valuable).
+    best: tuple[str, ...] = ()
     # What would have been and cannot be (reading.unreal): a clause with a word of
     # ``unreal`` ("if I had", "I wanted") or a ``modal_perfects`` phrase before one of
     # ``participles`` ("I'd have taken corn") orders nothing. The order is the clause
@@ -737,6 +741,11 @@ ENGLISH = Vocabulary(
     apologies=("sorry",),
     times=("when", "whenever", "once", "after", "by the time", "as soon as"),
     unmanned=("unmanned", "vacant", "unoccupied", "unstaffed", "supply"),
+    best=(
+        *("most valuable", "worth most", "worth the most", "pays most", "pays the most"),
+        *("priciest", "most expensive", "highest value", "highest-value", "best value"),
+        *("most money", "the best one", "the best kind"),
+    ),
     unreal=(
         *("if i had", "if i'd", "if i were", "if i was", "if only", "had i", "were i"),
         *("i wish", "wanted", "had wanted", "was hoping", "had hoped", "was planning"),
@@ -1067,6 +1076,17 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"{codes((*vocab.conditionals, *vocab.provisos))} in it, it may be a condition on "
         "your order, and nothing "
         "is done."
+    )
+    lines.append(
+        "A remark after the order on its line, after a comma or a dash, that starts with "
+        "your own words or a word that is no order word, is read as a sentence of its own "
+        "(`Quarry please, I'm going to be building a lot`): the order is done unless the "
+        "remark has a word that may change it (a no, a condition, `or`, `but`, a "
+        "correction, a time to come). After a tile or a building, an answer to its "
+        f"colonist may follow on its line ({codes(vocab.unmanned)} say no: `tobacco, "
+        f"but leave it unmanned`). {codes(vocab.best)} ask for the most valuable kind: "
+        "a sale of the most valuable good the trading house takes, and the craftsman's "
+        "barrel or the storage by their defaults (`sell whichever is worth most`)."
     )
     lines.append(
         "A word with one letter wrong, added, missing or two letters swapped is read as "
