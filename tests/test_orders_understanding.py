@@ -595,7 +595,7 @@ def test_a_no_to_the_colonist_not_understood_stops_a_tile_ordered_after_the_haci
         "No thanks to the face-down one.",
         "nah, the face-down draw isn't for me",
         "No gamble on the hacienda",
-        "The random tile thing - nope.",
+        "The random tile thing - nah, not keen.",
     ],
 )
 def test_a_no_not_understood_stops_the_hacienda_s_default_and_the_tile(no: str) -> None:

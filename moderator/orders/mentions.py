@@ -26,7 +26,7 @@ from functools import cache
 
 from ..engine.actions import DecisionKind
 from ..engine.components import Building, Good, Role
-from .vocabulary import ENGLISH, Vocabulary, not_now
+from .vocabulary import ENGLISH, Vocabulary, known, not_now, qualifying, slip_kind
 
 # What a word of the table is, for this reading (the table's term names, grouped).
 _CLASSES = {
@@ -107,7 +107,7 @@ _PRIORITY = (
     "joint",
     "filler",
 )
-_TOKEN = re.compile(r"\d+|[a-z]+(?:['\-][a-z]+)*|[,:;.!()&+]")
+_TOKEN = re.compile(r"\d+|[a-z]+(?:['\-][a-z]+)*|[,:;.!()&+]", re.IGNORECASE)
 _MAX_PHRASE = 3
 # Words that end a negation's reach: it excludes what follows it up to here.
 _STOPS = frozenset({",", ";", ".", "!", ":", "(", ")"})
@@ -148,16 +148,91 @@ def _lexicon(vocab: Vocabulary) -> dict[tuple[str, ...], str]:
     return out
 
 
-def words_of(text: str, vocab: Vocabulary = ENGLISH) -> list[Word] | None:
+# Classes of the words a slip or another form of may stand for (goods, buildings, roles,
+# order verbs, ...): never passed over as chat. A slip of a word of the other classes (a
+# month, "status") is chat; a filler's needs no reading.
+_IDLE = frozenset({"other", "filler", "joint", "stop", "on", "with"})
+# A word in which one of theirs stands with this many letters more at the most, before or
+# after ("wharfing", "unload", "shipment"), is another form of it: the reading gives up.
+_MAX_AFFIX = 4
+# The endings of a word's plural: a thing's plural names that thing ("markets").
+_PLURALS = ("s", "es")
+# The slips read as the word meant (vocabulary.slip_kind): common ones; a letter
+# changed only in a long name of a thing ("suger", not "built" for "build").
+_SLIPS = frozenset({"doubled", "dropped", "swapped", "moved"})
+_CHANGED_MIN = 5
+# Endings of a contraction: the word before them is read ("you're" is "you").
+_CONTRACTION = re.compile(r"'(?:s|re|ll|d|ve|m)$")
+
+
+@cache
+def _targets(vocab: Vocabulary) -> dict[str, str]:
+    """The single words a slip may stand for, with their classes."""
+    return {
+        k[0]: cls
+        for k, cls in _lexicon(vocab).items()
+        if len(k) == 1 and cls not in _IDLE and len(k[0]) >= 3 and k[0].isalpha()
+    }
+
+
+def _slip(token: str, vocab: Vocabulary) -> Word | None:
+    """What ``token``, a word the table does not know, stands for: chat (class "chat")
+    when it names nothing and may change nothing, the word meant when it is a clear slip
+    of a word of the table ("tobbaco", "sel") or a thing's plural; None when the reading
+    gives up (a word that may change the meaning, another form of a table word, a word
+    too short)."""
+    qualifying_ = qualifying(vocab)
+    base = _CONTRACTION.sub("", token)
+    parts = tuple(p for p in re.split(r"[-']", base) if p)
+    if token.endswith("n't") or (len(token) <= 2 and token not in known(vocab)):
+        return None  # "isn't"; "u", "ur"
+    if (base,) in qualifying_ or any((p,) in qualifying_ for p in parts):
+        return None  # "you're", "he'll"
+    if len(parts) > 1 and any((p,) in _lexicon(vocab) for p in parts):
+        return None  # "coffee-ish", "non-coffee"
+    if token in known(vocab):
+        return Word("chat", token)  # a common word ("sure", "well", "going")
+    targets = _targets(vocab)
+    slips = {w: kind for w in targets if len(w) >= 4 and (kind := slip_kind(token, w)) is not None}
+    common = {w for w, kind in slips.items() if kind in _SLIPS}
+    if len(common) == 1:  # (a letter added to another word is no rival: "prospectr")
+        (meant,) = common
+        rivals = {w for w, kind in slips.items() if kind != "added"}
+        return Word(targets[meant], meant) if rivals == common else None
+    for w, cls in targets.items():
+        extra = len(token) - len(w)
+        if 0 < extra <= _MAX_AFFIX and (token.startswith(w) or token.endswith(w)):
+            if cls in _THINGS and token.startswith(w) and token[len(w) :] in _PLURALS:
+                return Word(cls, w)  # "wharfs": the thing
+            return None  # "wharfing", "unload", "shipment", "builded"
+    if len(slips) == 1:
+        ((meant, kind),) = slips.items()
+        thing = targets[meant] in _THINGS
+        if kind == "changed" and thing and len(token) >= _CHANGED_MIN:
+            return Word(targets[meant], meant)  # "suger"
+    if slips:
+        return None  # "built", "kept", "shipt": a word of the table, changed
+    return Word("chat", token)
+
+
+def words_of(text: str, vocab: Vocabulary = ENGLISH, chat: bool = False) -> list[Word] | None:
     """The words of ``text`` with their classes, the table's phrases joined ("wind
-    rose", "instead of"); None when a word is not in the table."""
-    tokens = _TOKEN.findall(text.lower())
+    rose", "instead of"); None when a word is not in the table. ``chat``: words the table
+    does not know are passed over when they may change nothing (``qualifiers`` in the
+    vocabulary; ``_slip``), and read as the word meant when clear slips; a word written
+    with a capital after the start of its sentence may be a name, and gives up."""
+    cased = _TOKEN.findall(text)
+    tokens = [t.lower() for t in cased]
     if len(tokens) != len(text.split()) and not tokens:
         return None
     if re.sub(r"[\s\w'\-,:;.!()&+]", "", text):
         return None  # a sign the reading does not model ("?", "/", "+", a quote)
     lexicon = _lexicon(vocab)
+    qualifying_ = qualifying(vocab)
+    longest = max(map(len, qualifying_))
     out: list[Word] = []
+    chatted = False
+    qualified = False  # a word of the table that may change what is meant ("or", "all")
     i = 0
     while i < len(tokens):
         tok = tokens[i]
@@ -169,15 +244,46 @@ def words_of(text: str, vocab: Vocabulary = ENGLISH) -> list[Word] | None:
             out.append(Word("number", tok))
             i += 1
             continue
+        size, cls = 0, None
         for n in range(min(_MAX_PHRASE, len(tokens) - i), 0, -1):
-            cls = lexicon.get(tuple(tokens[i : i + n]))
-            if cls is not None:
-                out.append(Word(cls, " ".join(tokens[i : i + n])))
-                i += n
+            if (found := lexicon.get(tuple(tokens[i : i + n]))) is not None:
+                size, cls = n, found
                 break
-        else:
+        if chat:
+            said = next(
+                (
+                    n
+                    for n in range(min(longest, len(tokens) - i), 0, -1)
+                    if tuple(tokens[i : i + n]) in qualifying_
+                ),
+                0,
+            )
+            if said > size:
+                return None  # "would have", "don't mind", "either", "i mean"
+            if said and said == size and tuple(tokens[i : i + said]) in _qualifiers(vocab):
+                qualified = True
+        if cls is not None:
+            out.append(Word(cls, " ".join(tokens[i : i + size])))
+            i += size
+            continue
+        if not chat:
             return None
+        read = _slip(tok, vocab)
+        if read is None:
+            return None
+        if read.cls == "chat" and cased[i][0].isupper() and i > 0 and tokens[i - 1] not in ".!":
+            return None  # "Hi Mark,", "like Ed said": a name, maybe
+        out.append(read)
+        chatted = True
+        i += 1
+    if chatted and qualified:
+        return None  # "sugar, or whatever you think": "or" is read only in a plain order
     return out
+
+
+@cache
+def _qualifiers(vocab: Vocabulary) -> frozenset[tuple[str, ...]]:
+    return frozenset(tuple(p.split()) for p in vocab.qualifiers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,34 +308,59 @@ _THINGS = frozenset(
         *("remove", "fill", "all", "each"),  # (the mayor's: no other decision reads them)
     }
 )
+# What an extra may be of as one thing with it ("no extra colonist", "a free colonist").
+_EXTRA_OF = frozenset({"colonist"})
 # Words a negation passes over to the thing after them ("don't use the university"),
 # and that it says no to when nothing follows ("don't use it").
 _THROUGH = frozenset({"use", "verb"})
 
 
 def _negated(m: Mention) -> Mention:
-    return Mention(m.cls, m.words, not m.negated)
+    return Mention(m.cls, m.words, True)
 
 
-def mentions_of(words: Sequence[Word]) -> list[Mention] | None:
+def _acts_on(words: Sequence[Word], vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether chat comes before a thing in the same clause with no ``chat_joints`` and
+    no order verb between ("bin the corn", "hang onto my sugar", "a lovely coffee"): it
+    may be a verb or a word said of it."""
+    joints = set(vocab.chat_joints)
+    after_chat = False
+    for w in words:
+        if w.cls in _THINGS and after_chat:
+            return True
+        if w.cls == "chat":
+            after_chat = True
+        elif w.cls in ("stop", "verb") or w.text in joints:
+            after_chat = False
+    return False
+
+
+def mentions_of(words: Sequence[Word], vocab: Vocabulary = ENGLISH) -> list[Mention] | None:
     """The things named, in order, with their negations; None when a word names
     something outside orders ("status", "away") or a negation or a "but" excludes
     nothing the reading can tell."""
-    if any(w.cls == "other" for w in words):
+    if any(w.cls == "other" for w in words) or _acts_on(words, vocab):
         return None
-    runs: list[list[Word]] = []
+    words = [w for w in words if w.cls != "chat"]
+    hacienda = set(vocab.term("HACIENDA").words)
+    runs: list[tuple[str, list[Word]]] = []
     for w in words:
-        last = runs[-1][-1].cls if runs else ""
+        last = runs[-1][0] if runs else ""
         pair = {w.cls, last}
         if pair <= {"name", "good", "size"} and pair & {"name", "size"} and pair != {"size"}:
-            runs[-1].append(w)  # "coffee roaster", "small market"; not "corn sugar"
+            runs[-1] = ("name", [*runs[-1][1], w])  # "coffee roaster"; not "corn sugar"
+        elif last == "extra" and w.cls in _EXTRA_OF:
+            runs[-1] = (w.cls, [*runs[-1][1], w])  # "extra colonist", "bonus colonist"
+        elif last == "name" and (
+            w.cls == "draw" or (w.cls == "plantation" and {x.text for x in runs[-1][1]} <= hacienda)
+        ):
+            runs[-1] = ("draw", [*runs[-1][1], w])  # "the hacienda draw", "hacienda tile"
         else:
-            runs.append([w])
+            runs.append((w.cls, [w]))
     out: list[Mention] = []
     pending = False  # a negation waiting for its thing
     after_but = False
-    for run in runs:
-        cls = "name" if len(run) > 1 else run[0].cls
+    for cls, run in runs:
         if cls == "but":
             after_but = True
         elif cls == "not":
@@ -238,8 +369,8 @@ def mentions_of(words: Sequence[Word]) -> list[Mention] | None:
             return None  # "no and then corn": a no to nothing named
         elif cls == "stop":
             if pending:
-                if not out:
-                    return None  # "No, ...": says no to what came before the order
+                if not out or out[-1].negated:
+                    return None  # "No, ...": a no to what came before; "no X, no": to a no
                 out[-1] = _negated(out[-1])  # "hacienda: no", "quarry no,"
             pending = False
         elif cls in _THINGS:
@@ -252,8 +383,8 @@ def mentions_of(words: Sequence[Word]) -> list[Mention] | None:
     if after_but:
         return None
     if pending:
-        if not out:
-            return None
+        if not out or out[-1].negated:
+            return None  # "no extra, or not": a no to a no
         out[-1] = _negated(out[-1])
     return out
 
@@ -561,7 +692,7 @@ def _store(words: Sequence[Word], vocab: Vocabulary) -> Proposal | None:
         elif w.cls == "stop" and w.text in ".;":
             heading = ""
         elif w.cls not in ("filler", "on", "verb", "joint", "stop"):
-            return None
+            return None  # chat too: "sugar in the warehouse, bin the corn"
         if count and w.cls != "number":
             return None  # a number before anything but a good
     if not placed or not items or count:
@@ -963,7 +1094,7 @@ def by_mentions(
     reading gives up (see the module's doc)."""
     if "?" in text:
         return None  # a question, not an order
-    words = words_of(text, vocab)
+    words = words_of(text, vocab, chat=True)
     if words is None:
         return None
     if kind is not None and not_now(vocab).search(text):

@@ -21,6 +21,7 @@ from .vocabulary import (
     Vocabulary,
     known,
     negation,
+    slip_kind,
     suggestions,
     verb_words,
     words,
@@ -621,32 +622,19 @@ MAX_SLIPS = 3  # words corrected in one order at the most; keeps a strange mail 
 MAX_READINGS = 12
 
 
-def _one_apart(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` differ by one letter changed, added, dropped, or two
-    letters swapped."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        if len(diff) == 1:
-            return True
-        i = diff[0]
-        return len(diff) == 2 and diff[1] == i + 1 and a[i] == b[i + 1] and a[i + 1] == b[i]
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    i = 0
-    while i < len(short) and short[i] == long_[i]:
-        i += 1
-    return short[i:] == long_[i + 1 :]
-
-
 @cache
 def slips_of(word: str, vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
-    """The order words ``word`` may be a slip of (one letter off); none for a word the
-    table knows, a short word, or a common English word."""
+    """The order words ``word`` may be a slip of (one letter changed, added, dropped or
+    doubled, two letters swapped, the wrong letter doubled: vocabulary.slip_kind); none
+    for a word the table knows, a short word, or a common English word. A word of three
+    letters may only have dropped one ("sel"), and only from one order word."""
     w = word.lower()
-    if len(w) < 4 or w in known(vocab):
+    if len(w) < 3 or w in known(vocab):
         return ()
-    return tuple(s for s in suggestions(vocab) if len(s) >= 4 and _one_apart(w, s))
+    found = tuple(s for s in suggestions(vocab) if len(s) >= 4 and slip_kind(w, s))
+    if len(w) == 3:
+        return found if len(found) == 1 and slip_kind(w, found[0]) == "dropped" else ()
+    return found
 
 
 def _corrected(text: str, vocab: Vocabulary) -> list[str]:

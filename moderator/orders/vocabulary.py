@@ -186,6 +186,26 @@ class Vocabulary:
     # order: the one that can be done is, and when several can, it is asked back.
     legality: tuple[str, ...] = ()
     whichevers: tuple[str, ...] = ()
+    # The last reading of an order, by what it names (mentions.py), passes over words the
+    # table does not know as chat ("a coffee plantation would be lovely", "Mark me down
+    # for captain"), but only when none of them may change what the things named mean.
+    # ``qualifiers`` may: alternatives ("whichever"), refusals ("won't", "bother"), times
+    # ("last", "yesterday"), thinking and hypotheses ("would have", "tempted"), a
+    # possession that picks another thing ("my own boat" is the wharf), persons other
+    # than the writer ("he", "you"), quantities and comparisons ("both", "half", "than").
+    # Those words, and the phrases of ``conditions``, ``negations``, ``undecided``,
+    # ``times``, ``questions``, ``corrections`` (``apologies`` aside), ``unreal``,
+    # ``modal_perfects``, ``participles``, ``provisos``, ``conditionals`` and
+    # ``whichevers`` that the table does not read otherwise, make that reading give up;
+    # a word of the table among the qualifiers ("or", "next", "all") keeps its meaning
+    # only in an order without chat.
+    qualifiers: tuple[str, ...] = ()
+    # Words after chat that say the thing after them is what the order wants ("Mark me
+    # down for captain", "go ahead with the hacienda tile"), as an order verb of the table
+    # does ("happy to take the captain"). Chat before a thing in the same clause with
+    # neither between may be a verb or a word said of it ("bin the corn", "hang onto my
+    # sugar", "a lovely coffee"): that reading gives up.
+    chat_joints: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -392,8 +412,9 @@ ENGLISH = Vocabulary(
         Term("WINDROSE", ("wind rose", "windrose", "compass", "rose"), "the wind rose"),
         Term(
             "EXTRA",
-            (*_s("extra"), "bonus", "bonuses", "privilege", "one more"),
-            "the craftsman's extra barrel, the mayor's extra colonist",
+            (*_s("extra"), "bonus", "bonuses", "privilege", "free", "one more"),
+            "the craftsman's extra barrel, the mayor's extra colonist (with a tile or a "
+            "building: the hospice's or the university's colonist)",
         ),
         Term("BARREL", _s("barrel", "good"), "a barrel"),
         Term(
@@ -461,13 +482,17 @@ ENGLISH = Vocabulary(
         Term("SAN_JUAN", ("san juan", "sanjuan"), "San Juan"),
         Term(
             "PASS",
-            ("pass", "nothing", "none", "skip", "decline", "declines", "refuse", "refuses"),
+            (
+                *("pass", "nothing", "none", "skip", "decline", "declines", "refuse", "refuses"),
+                *("don't bother with", "dont bother with", "do not bother with"),
+                *("don't bother", "dont bother", "do not bother"),
+            ),
             "decline",
         ),
         Term("NO", ("no", "not", "nope", "nah"), "no"),
         Term("DONT", ("don't", "dont", "do not"), "do not"),
         Term("USE", ("use", "using"), "use"),
-        Term("WITH", ("with",), "with"),
+        Term("WITH", ("with", "via"), "with"),
         Term("WITHOUT", ("without",), "without"),
         Term("YES", ("yes", "y", "ok", "okay", "yep", "yeah", "sure"), "yes"),
         Term("ON", ("on", "onto", "in", "into", "at", "aboard"), "on"),
@@ -501,7 +526,7 @@ ENGLISH = Vocabulary(
                 *("the", "my", "i", "i'll", "i'd", "i'm", "of", "for", "it", "its", "me"),
                 *("please", "pls", "plz", "kindly", "just", "also", "instead", "now"),
                 *("this", "that", "time", "round", "new", "all", "be", "like"),
-                *("would", "will", "shall", "can", "could", "let", "let's", "we", "am"),
+                *("would", "will", "shall", "can", "could", "let", "let's", "lets", "we", "am"),
                 *("go", "another", "other", "later", "next", "anything", "do"),
                 *("card", "cards"),
             ),
@@ -674,7 +699,7 @@ ENGLISH = Vocabulary(
     contrasts=("but",),
     ship_sizes=_EN_SHIP_SIZES,
     ship_room=("room", "space", "capacity", "size", "holds", "hold", "holding", "seats"),
-    draw_words=(*_s("draw", "flip"), "drawing", "flipping"),
+    draw_words=(*_s("draw", "flip", "pile", "stack"), "drawing", "flipping"),
     not_now=("later", "tomorrow", *(f"next {w}" for w in ("round", "time", "turn", "go"))),
     rounds=("round",),
     soon=("later",),
@@ -805,6 +830,47 @@ ENGLISH = Vocabulary(
         *("can", "could", "may", "might", "get to", "have to", "need", "that"),
         *("won't", "will not", "wouldn't", "would not", "never"),
     ),
+    qualifiers=(
+        # alternatives
+        *("or", "whichever", "whatever", "either", "else", "alternatively", "otherwise"),
+        # refusals and negations in other words ("n't" anywhere is one too)
+        *("won't", "wont", "rather not", "prefer not", "bother", "avoid", "hate", "dislike"),
+        *("against", "hardly", "barely", "forget", "ignore", "reject", "stop", "neither"),
+        *("miss", "fine", "out", "naw", "nay", "negative", "interested", "chance", "dead"),
+        # times
+        *("last", "next", "again", "yesterday", "today", "tonight", "earlier", "early"),
+        *("late", "soon", "before", "previous", "previously", "already", "still", "yet"),
+        *("anymore", "ago", "first", "future", "eventually", "end", "start", "begin"),
+        *("was", "were", "had", "did", "took", "taken", "picked", "chose", "chosen"),
+        *("bought", "sold", "built", "shipped", "loaded", "traded", "settled", "went"),
+        *("gone", "left", "kept", "got", "used", "round", "turn", "game"),
+        # thinking and hypotheses
+        *("would have", "could have", "should have", "would've", "could've", "should've"),
+        *("thinking", "think", "thought", "considering", "consider", "wondering", "wonder"),
+        *("tempted", "tempting", "maybe", "might", "mind", "probably", "possibly"),
+        *("likely", "hope", "hoping", "wish", "plan", "planning", "idea", "suppose"),
+        *("guess", "assume", "expect", "imagine", "unless", "if", "whether", "depends"),
+        # possession that picks another thing ("my own boat" is the wharf)
+        *("own", "private", "personal"),
+        # persons other than the writer
+        *("he", "she", "they", "them", "him", "her", "his", "hers", "their", "theirs"),
+        *("you", "your", "yours", "someone", "somebody", "anyone", "anybody", "nobody"),
+        *("player", "players", "opponent", "opponents", "everyone", "everybody", "us"),
+        # quantities and comparisons
+        *("both", "all", "rest", "most", "more", "less", "than", "half", "second"),
+        *("third", "same", "few", "many", "several", "some", "any", "every", "each"),
+        *("another", "other", "others", "twice", "double", "lots", "lot", "much"),
+        *("enough", "least", "fewer", "couple", "pair", "whole", "entire", "only"),
+        *("too", "very", "better", "best", "worse", "worst", "cheaper", "cheapest"),
+        *("full", "fuller", "fullest", "emptier", "emptiest", "right", "top", "bottom"),
+        *("different", "exclude", "excluding", "besides", "minus", "rid", "wait"),
+        # questions
+        *("who", "whom", "whose", "whoever", "what", "where", "why", "how", "while"),
+        # a thing judged bad
+        *("useless", "pointless", "overrated", "waste", "bad", "terrible", "awful"),
+        *("sucks", "meh", "boring", "hopeless", "wasted", "stupid", "silly", "dumb"),
+    ),
+    chat_joints=("for", "with", "via"),
     plain=(
         "some",
         "more",
@@ -899,6 +965,53 @@ def negation(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     return re.compile(rf"\b(?:{words}|\w+n['’]t\b)", re.IGNORECASE)
 
 
+def slip_kind(word: str, meant: str) -> str | None:
+    """How ``word`` is a slip of ``meant``, if it is one: "doubled" (a letter written
+    twice: "shipp"), "dropped" ("sel", "cofee"), "swapped" (two letters side by side:
+    "captian"), "moved" (the wrong letter doubled: "tobbaco"), "added" (another letter
+    more) or "changed" (one letter for another: "suger"); None when it is none."""
+    if word == meant or abs(len(word) - len(meant)) > 1:
+        return None
+    if len(word) == len(meant):
+        diff = [i for i in range(len(word)) if word[i] != meant[i]]
+        if len(diff) == 1:
+            return "changed"
+        i = diff[0]
+        if len(diff) == 2 and diff[1] == i + 1 and word[i] == meant[i + 1]:
+            return "swapped" if word[i + 1] == meant[i] else None
+        undoubled = re.compile(r"(.)\1")
+        if undoubled.sub(r"\1", word) == undoubled.sub(r"\1", meant):
+            return "moved"
+        return None
+    short, long_ = (word, meant) if len(word) < len(meant) else (meant, word)
+    i = 0
+    while i < len(short) and short[i] == long_[i]:
+        i += 1
+    if short[i:] != long_[i + 1 :]:
+        return None
+    if short is meant:
+        twice = long_[i] in (long_[i - 1 : i], long_[i + 1 : i + 2])
+        return "doubled" if twice else "added"
+    return "dropped"
+
+
+@cache
+def qualifying(vocab: Vocabulary = ENGLISH) -> frozenset[tuple[str, ...]]:
+    """The phrases that may change what the things an order names mean, as tuples of
+    lower-case words: the ``qualifiers``, and the words of the conditions, negations,
+    hesitations, times, questions, corrections, provisos, conditionals, "whichever"s
+    and what would have been (and the participles after it), but those that only
+    apologise."""
+    said = (*vocab.qualifiers, *vocab.conditions, *vocab.negations, *vocab.undecided)
+    said += (*vocab.times, *vocab.questions, *vocab.corrections, *vocab.unreal)
+    said += (*vocab.modal_perfects, *vocab.participles, *vocab.provisos, *vocab.conditionals)
+    said += vocab.whichevers
+    # (not the ending of a contraction alone, "'d have": "I'd have coffee" is an order)
+    return frozenset(
+        tuple(p.lower().split()) for p in said if p not in vocab.apologies and p[0] != "'"
+    )
+
+
 def verb_words(vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
     """The words that start an order ("take", "build", "put", ...)."""
     return tuple(w for name in (*vocab.verbs, *vocab.clause_verbs) for w in vocab.term(name).words)
@@ -982,12 +1095,29 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
     )
     lines.append(
         "An order in your own words is read by what it names. There, a verb may name "
-        f"its role ({', '.join(roles)}), {codes(vocab.mention_fillers)} name nothing, "
+        f"its role ({', '.join(roles)}; so do their forms in -s and -ing: "
+        f"{codes(w for w in vocab.role_verbs if w.endswith('ing'))}), "
+        f"{codes(vocab.mention_fillers)} name nothing, "
         f"{codes(vocab.exclusions)} exclude the thing after them as `no` and `not` do, "
         f"{codes(vocab.contrasts)} may only come before a negation, and "
         f"{codes(vocab.ship_room)} with a number name a ship by its room (`the ship with "
         f"room for 5`); {codes(vocab.draw_words)} draw the hacienda's plantation; with "
         f"{codes(vocab.not_now)} it is not read as an order for now."
+    )
+    lines.append(
+        "There, words the moderator does not know are passed over as chat (`a coffee "
+        "plantation would be lovely`, `Mark me down for captain`), unless they may change "
+        "what the things named mean: then the order is not read so. Such are "
+        f"{codes(vocab.qualifiers)}, and the words of conditions, hesitations, times, "
+        "questions, corrections, negations, provisos, conditions on another player's "
+        "clause, `whichever` and what would have been (with its participles) "
+        "below; a word with "
+        "`n't`; another player's "
+        "name, or a word with a capital in the middle of a sentence; a word of one or two "
+        "letters; a word of this guide with a letter wrong that is no clear slip, or with "
+        "letters more before or after it (`wharfing`, `unload`). Chat before a thing named "
+        f"must be followed by {codes(vocab.chat_joints)} or an order word before it (`go "
+        "ahead with the hacienda tile`, not `hang onto my sugar`)."
     )
     lines.append(
         "A role and the first step of its phase may share a line, joined by a comma, a dash, a "
@@ -1089,9 +1219,10 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         "barrel or the storage by their defaults (`sell whichever is worth most`)."
     )
     lines.append(
-        "A word with one letter wrong, added, missing or two letters swapped is read as "
-        "the order word it is close to (`cofee`, `captian`). If that leaves two orders "
-        "you may give now, you are asked which one you meant."
+        "A word with one letter wrong, added, missing or two letters swapped, or the "
+        "wrong letter doubled, is read as the order word it is close to (`cofee`, "
+        "`captian`, `tobbaco`), and a word of three letters with one missing (`sel`). If "
+        "that leaves two orders you may give now, you are asked which one you meant."
     )
     lines.append(END)
     return "\n".join(lines)
@@ -1128,6 +1259,8 @@ __all__ = [
     "known",
     "negation",
     "not_now",
+    "qualifying",
+    "slip_kind",
     "suggestions",
     "terminal_pattern",
     "terminals",

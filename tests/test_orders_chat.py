@@ -1,0 +1,234 @@
+"""Words the table does not know in an order read by what it names (mentions.py): chat
+passed over only when it can change nothing, the word classes that may change what
+the things named mean (vocabulary ``qualifiers`` and the classes reused with them),
+slips of order words, and the words added for such mails ("skip", "don't bother with",
+"via", "free colonist", "pile", "lets"). Phrasings are made from the vocabulary table."""
+
+from __future__ import annotations
+
+import pytest
+from orderscorpus import load_position
+
+from moderator.engine.actions import (
+    Action,
+    Build,
+    DecisionKind,
+    Pass,
+    PickRole,
+    PlaceColonists,
+    Sell,
+    TakePlantation,
+    TakeQuarry,
+    UseHacienda,
+)
+from moderator.engine.components import Building, Good, Role
+from moderator.orders import check_mail
+from moderator.orders.mentions import Word, by_mentions, words_of
+from moderator.orders.reading import slips_of
+from moderator.orders.resolve import decision_of
+from moderator.orders.vocabulary import ENGLISH as V
+from moderator.orders.vocabulary import qualifying, slip_kind, words
+
+SETTLE = DecisionKind.SETTLE
+# An order with chat in it that is read: the things named, and a word the table does
+# not know after them.
+CHATTY = "the coffee plantation would be lovely"
+
+
+def _applied(text: str, position: str, seat: int | None = None) -> list[Action]:
+    game = load_position(position)
+    if seat is None:
+        seat = next(s for s in range(len(game.state.players)) if decision_of(game, s) is not None)
+    return check_mail(text, game, seat).actions
+
+
+def _texts(text: str, kind: DecisionKind | None = SETTLE) -> tuple[str, ...] | None:
+    found = by_mentions(text, kind)
+    return None if found is None else found.texts
+
+
+def test_chat_that_changes_nothing_is_passed_over() -> None:
+    assert _texts(CHATTY) == ("take coffee",)
+    assert _texts("Mark me down for captain", DecisionKind.ROLE) == ("role captain",)
+    assert _texts("the quarry seems handy") == ("take quarry",)
+    # without the chat flag, as the grammar's other callers read: any unknown word ends it
+    assert words_of(CHATTY) is None
+
+
+def _read_by_the_table(phrase: str) -> bool:
+    """Whether the table reads ``phrase`` as it is (a word of a term: "for", "never")."""
+    return words_of(phrase) is not None and phrase not in V.qualifiers
+
+
+@pytest.mark.parametrize(
+    "phrase", sorted(" ".join(p) for p in qualifying(V) if not _read_by_the_table(" ".join(p)))
+)
+def test_every_word_that_may_change_the_meaning_ends_the_reading(phrase: str) -> None:
+    before = f"{phrase} the coffee plantation, lovely"
+    after = f"the coffee plantation {phrase}, lovely"
+    assert by_mentions(before, SETTLE) is None, before
+    assert by_mentions(after, SETTLE) is None, after
+
+
+@pytest.mark.parametrize(
+    "word", sorted(w for w in V.qualifiers if words_of(w) is not None and " " not in w)
+)
+def test_a_word_of_the_table_that_may_change_the_meaning_ends_a_chatty_reading(
+    word: str,
+) -> None:
+    text = f"the coffee plantation {word} would be lovely"
+    assert by_mentions(text, SETTLE) is None, text
+
+
+def test_a_word_of_the_table_that_may_change_the_meaning_keeps_it_without_chat() -> None:
+    found = by_mentions("the coffee or the sugar", SETTLE)
+    assert found is not None and found.named  # asked back, as before
+    assert by_mentions("the coffee or the sugar, lovely", SETTLE) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my own boat for the corn",  # the wharf, not a ship
+        "I would have taken coffee",
+        "thinking coffee, lovely",
+        "coffee, I don't mind really",
+        "I know it's early but coffee",
+        "coffee isn't my thing",
+        "coffee, as Maria says",  # a name, maybe
+        "coffee xq lovely",  # too short to tell
+        "coffee is overrated",
+        "hacienda, I'll give it a miss",
+    ],
+)
+def test_words_that_may_change_what_is_meant_are_no_chat(text: str) -> None:
+    for kind in (SETTLE, DecisionKind.HACIENDA, DecisionKind.LOAD, None):
+        assert by_mentions(text, kind) is None, (text, kind)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("bin the corn, lovely", DecisionKind.STORE),
+        ("hang onto my sugar", DecisionKind.SELL),
+        ("hoard the sugar", DecisionKind.SELL),
+        ("corn on the emptier ship", DecisionKind.LOAD),
+        ("a lovely coffee", SETTLE),
+        ("sugar in the warehouse, bin the tobacco", DecisionKind.STORE),
+    ],
+)
+def test_chat_before_a_thing_may_act_on_it(text: str, kind: DecisionKind) -> None:
+    assert by_mentions(text, kind) is None, text
+
+
+# Order words a slip is read for, and another form of which gives up.
+SLIPPED = sorted(
+    {
+        *(g.label for g in Good),
+        *(r.label for r in Role if r is not Role.PROSPECTOR2),
+        *(w for b in Building for w in b.label.split() if len(w) >= 6),
+        *("settle", "build", "sell", "ship", "take"),
+    }
+)
+
+
+ORDER_WORDS = {*words(V), *V.role_verbs}
+
+
+def _slips(word: str) -> set[str]:
+    dropped = {word[:i] + word[i + 1 :] for i in range(len(word))}
+    doubled = {word[:i] + word[i] + word[i:] for i in range(len(word))}
+    swapped = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
+    return (dropped | doubled | swapped) - {word}
+
+
+@pytest.mark.parametrize("word", SLIPPED)
+def test_a_common_slip_of_an_order_word_is_read_as_it(word: str) -> None:
+    for slip in _slips(word):
+        rivals = [w for w in ORDER_WORDS if w != word and slip_kind(slip, w) not in (None, "added")]
+        if len(slip) < 4 or slips_of(slip) != (word,) or rivals:
+            continue  # a word of English, or near two order words
+        found = words_of(f"{slip} lovely", chat=True)
+        assert found is not None and found[0].text == word, slip
+
+
+@pytest.mark.parametrize("word", SLIPPED)
+def test_another_form_of_an_order_word_is_no_chat(word: str) -> None:
+    for other in (word + "ing", "un" + word, word + "ed", "re" + word):
+        if other in V.role_verbs or words_of(other) is not None or slips_of(other):
+            continue  # ("settling" is the table's, "shiping" a slip of "shipping")
+        assert words_of(f"coffee {other} lovely", chat=True) is None, other
+
+
+def test_the_slips_of_the_issue() -> None:
+    assert slip_kind("tobbaco", "tobacco") == "moved"
+    assert slip_kind("sel", "sell") == "dropped"
+    assert slip_kind("shipp", "ship") == "doubled"
+    assert slips_of("tobbaco") == ("tobacco",)
+    assert slips_of("sel") == ("sell",)
+    assert slips_of("lets") == ()  # a word of the table now ("ok lets do craftsman")
+    assert _applied("tobbaco pls", "settle") == [TakePlantation(Good.TOBACCO, False)]
+    assert _applied("sel sugar", "trade-market") == [Sell(Good.SUGAR)]
+    # a letter changed in an order verb may be a word of its own ("built", "kept")
+    assert words_of("coffee built lovely", chat=True) is None
+    assert words_of("suger lovely", chat=True) == [Word("good", "sugar"), Word("chat", "lovely")]
+
+
+# -- the words added for such mails ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Skip the hacienda draw",
+        "no hacienda draw",
+        "Don't bother with the hacienda",
+        "decline the hacienda tile",
+    ],
+)
+def test_a_no_to_the_hacienda_draw(text: str) -> None:
+    assert _applied(text, "hacienda") == [UseHacienda(False)], text
+
+
+def test_a_no_to_a_no_is_not_read() -> None:
+    # (it had been read as the hacienda: the second no took the first back)
+    assert by_mentions("hacienda: no, no", DecisionKind.HACIENDA) is None
+    assert by_mentions("no extra, or not", DecisionKind.CRAFTSMAN_EXTRA) is None
+
+
+def test_a_no_to_the_hacienda_and_a_tile_on_one_line() -> None:
+    for text in (
+        "Don't bother with the hacienda, I'll take tobacco",
+        "The random tile thing - nope. I'll settle tobacco.",
+    ):
+        assert _applied(text, "hacienda") == [
+            UseHacienda(False),
+            TakePlantation(Good.TOBACCO, True),
+        ], text
+
+
+@pytest.mark.parametrize("text", ["go ahead with the hacienda tile", "draw from the pile"])
+def test_the_tile_and_the_pile_are_the_hacienda_draw(text: str) -> None:
+    assert _applied(text, "hacienda") == [UseHacienda(True)], text
+
+
+@pytest.mark.parametrize("no", ["skip", "decline", "don't bother with"])
+def test_a_no_to_the_extra_barrel_and_the_extra_colonist(no: str) -> None:
+    assert _applied(f"{no} the extra barrel", "craftsman") == [Pass()]
+    applied = _applied(f"{no} the extra colonist, 1 on the hacienda", "mayor-chris", seat=2)
+    assert len(applied) == 1 and isinstance(applied[0], PlaceColonists), no
+    assert not applied[0].extra
+
+
+@pytest.mark.parametrize("extra", ["free", "bonus", "privilege", "extra"])
+def test_a_free_colonist_is_the_hospice_s_or_the_university_s(extra: str) -> None:
+    taken = _applied(f"tobacco, no {extra} colonist", "settle-hospice")
+    assert taken == [TakePlantation(Good.TOBACCO, False)]
+    built = _applied(f"large market with a {extra} colonist :)", "build-university")
+    assert built == [Build(Building.LARGE_MARKET, True)]
+
+
+def test_via_using_and_lets() -> None:
+    assert _applied("quarry via the construction hut", "settle-hut") == [TakeQuarry(False)]
+    assert _applied("ok lets do craftsman", "role") == [PickRole(Role.CRAFTSMAN)]
+    assert _applied("trading it is", "role") == [PickRole(Role.TRADER)]
