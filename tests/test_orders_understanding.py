@@ -1186,3 +1186,29 @@ def test_the_most_valuable_kind_asked_for_is_the_most_valuable(best: str) -> Non
             changes.append(f"{best}, but not the sugar")
         for changed in changes:
             assert check_mail(changed, game, seat).actions == [], (position, changed)
+
+
+@pytest.mark.parametrize("position", ["settle", "build", "trade", "craftsman"])
+def test_a_pass_after_the_writer_s_own_words_and_never_with_a_condition(position: str) -> None:
+    """ "I'll pass on this one" passes, as "pass" does; "pass, unless Bob sells" or "pass -
+    or maybe the corn" never does (a condition or another choice the moderator cannot
+    settle: nothing is done)."""
+    game = load_position(position)
+    seat = game.deciding()[0]
+    (declined,) = [a.meaning for a in check_mail("pass", game, seat).accepted]
+    for text in ("I'll pass on this one.", "I'll pass this time", "I will pass, thanks"):
+        report = check_mail(text, game, seat)
+        assert [a.meaning for a in report.accepted] == [declined], report.render()
+    for text in ("pass, unless Bob sells", "I'll pass - or maybe not", "pass if nobody minds"):
+        assert check_mail(text, game, seat).actions == [], text
+
+
+def test_an_order_after_a_question_on_its_line_answers_it() -> None:
+    """ "Hmm, a second coffee? Nah. Sugar.": the writer answers his own question in a
+    sentence after it; the answer is done. Before the question mark, or with the
+    question left open, nothing is."""
+    game = load_position("settle")
+    answered = check_mail("Hmm, a second coffee? Nah. Sugar. Final answer: sugar.", game, 0)
+    assert [a.meaning for a in answered.accepted] == ["settle sugar"], answered.render()
+    for still in ("Sugar. Or a second coffee? Let me think.", "Sugar or coffee? Not sure yet."):
+        assert check_mail(still, game, 0).actions == [], still

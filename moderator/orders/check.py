@@ -782,8 +782,9 @@ def _alternative(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
 def _asked_over(report: Report, decision: Decision | None) -> None:
     """An answer is not done when the mail then asks which answer to give to the same
     decision ("Extra barrel... sugar or coffee, depends on what Bob does. Let me
-    think."): its writer has not decided. An answer after the question, on a later line
-    or after a decision on its line ("Not sure, sugar or coffee... ok, coffee"), stays."""
+    think."): its writer has not decided. An answer after the question, on a later line,
+    after a decision on its line ("Not sure, sugar or coffee... ok, coffee") or after
+    the question mark ("a second coffee? Nah. Sugar."), stays."""
     for asked in [e for e in report.errors if isinstance(e, Question) and e.alternatives]:
         kinds = set()
         for option in asked.alternatives:
@@ -796,6 +797,8 @@ def _asked_over(report: Report, decision: Decision | None) -> None:
         for item in [a for a in report.accepted if (_kind_of(a) or now) in kinds]:
             if item.line_no > line_no or (item.line_no == line_no and decided(asked.line)):
                 continue
+            if item.line_no == line_no and _after_question(asked.line, item.text):
+                continue  # "a second coffee? Nah. Sugar.": the writer's own answer
             report.accepted.remove(item)
             report.errors.append(
                 IllegalOrder(
@@ -806,6 +809,13 @@ def _asked_over(report: Report, decision: Decision | None) -> None:
                 .with_legal(report.legal)
             )
     report.errors.sort(key=lambda e: e.line_no or 0)
+
+
+def _after_question(line: str, order: str) -> bool:
+    """Whether ``order`` is said in ``line`` after its last question mark, in a sentence
+    of its own ("Oooh coffee is still there? Coffee!")."""
+    asked = line.rfind("?")
+    return bool(order) and asked >= 0 and line.find(order, asked + 1) > asked
 
 
 def _may_decline(item: Accepted, legal: list[str]) -> bool:

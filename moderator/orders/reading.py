@@ -1278,6 +1278,8 @@ def said_pass(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     next to it")."""
     leading, passed_on, allowed = _pass_words(vocab)
     found = [m.group(0).lower() for m in _WORD.finditer(text)]
+    # (after the writer's own words, which the grammar ignores: "I'll pass on this one")
+    found = found[next((i for i, w in enumerate(found) if w not in vocab.fillers), 0) :]
     if not found or found[0] not in leading or "?" in text or correction(text, vocab):
         return False
     if not set(found) & (set(vocab.term("PASS").words) | passed_on):
@@ -1285,6 +1287,8 @@ def said_pass(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     rest = text[text.lower().index(found[0]) + len(found[0]) :]
     if any(m.group(0).lower() not in allowed for m in negation(vocab).finditer(rest)):
         return False  # "no, I don't want to pass", "pass, except the coffee"
+    if any(m.group(0).lower() not in allowed for m in changing(vocab).finditer(rest)):
+        return False  # "pass, unless Bob sells", "pass - or maybe the corn"
     return set(found[1:]) & _naming_words(vocab) <= allowed
 
 
