@@ -23,6 +23,7 @@ from moderator.orders.commands import (
     target_kind,
 )
 from moderator.orders.reading import (
+    heading_of,
     lead_in,
     named_words,
     names_nothing,
@@ -403,19 +404,18 @@ def test_a_role_heading_the_decision_asked_now_is_read_for_it() -> None:
     assert report.actions[:1] == [PickRole(Role.TRADER)], report.render()
 
 
-def _heading_kind(word: str) -> DecisionKind | None:
-    verb = next(r for r in readings(f"{word}: x", None) if r.tier == 1).text.split()[0]
-    return next((k for k, v in ENGLISH.context_verbs.items() if v == verb), None)
-
-
 @pytest.mark.parametrize("word", sorted(named_words(ENGLISH)))
 def test_a_heading_that_names_a_decision_reads_the_order_for_it(word: str) -> None:
-    """Every heading word of the vocabulary ("Storage:", "Shipping -", "Sales:")."""
-    kind = ENGLISH.heading_words.get(word) or _heading_kind(word)
-    if kind not in ANSWERS or kind is DecisionKind.MAYOR:
-        return  # (no bare answer of it here; the mayor's colonists are read apart)
-    report = check_mail(f"{word.capitalize()}: {ANSWERS[kind]}", load_position("settle"), 1)
-    assert [target_kind(q.command) for q in report.queued] == [kind], report.render()
+    """Every heading word of the vocabulary ("Storage:", "Shipping -", "Sales:"), on the
+    order's line and alone above it."""
+    head = heading_of(f"{word.capitalize()}:")
+    assert head is not None and head.kind is not None
+    if head.kind not in ANSWERS:
+        return  # (no bare answer of it here)
+    for sign in (": ", " - ", ":\n"):
+        text = f"{word.capitalize()}{sign}{ANSWERS[head.kind]}"
+        report = check_mail(text, load_position("settle"), 1)
+        assert [target_kind(q.command) for q in report.queued] == [head.kind], report.render()
 
 
 def test_a_heading_that_names_a_decision_never_reads_another_s_order() -> None:
@@ -501,3 +501,74 @@ def test_a_line_whose_only_reading_is_the_reason_it_gives_is_not_understood() ->
         "I'm away until Monday, so in advance: sell tobacco", load_position("settle"), 1
     )
     assert report.queued == [] and report.actions == [] and report.errors, report.render()
+
+
+@FAST
+@given(
+    st.sampled_from(["Trader:", "The trader's phase:", "Sales:", "Trading:"]),
+    st.sampled_from(["tobacco", "sell tobacco", "the tobacco please"]),
+)
+def test_a_heading_alone_on_its_line_heads_the_lines_below_it(head: str, order: str) -> None:
+    """From a player who picks no role now, "Trader:" over "tobacco" is a sale: no role
+    is kept for his next pick."""
+    report = check_mail(f"{head}\n{order}", load_position("settle"), 1)
+    assert [q.command for q in report.queued] == [SellCmd((Good.TOBACCO,))], report.render()
+
+
+def test_a_heading_alone_reads_no_order_of_another_phase_below_it() -> None:
+    for text in ("Captain:\nsell tobacco", "Storage:\nsell tobacco", "Storage:"):
+        report = check_mail(text, load_position("settle"), 1)
+        assert report.queued == [] and report.actions == [], report.render()
+    # a blank line ends what it heads
+    report = check_mail("Captain:\nkeep sugar\n\nsell tobacco", load_position("settle"), 1)
+    assert [type(q.command) for q in report.queued] == [KeepCmd, SellCmd], report.render()
+
+
+def test_a_role_heading_alone_from_the_player_picking_now_is_still_the_role() -> None:
+    report = check_mail("Trader:\ncoffee", load_position("role"), 0)
+    assert report.actions[:1] == [PickRole(Role.TRADER)], report.render()
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("My role when it comes round to me again: mayor.", DecisionKind.ROLE),
+        ("Role once it's my go: mayor", DecisionKind.ROLE),
+        ("Sales for later: coffee", DecisionKind.SELL),
+        ("Sales when it gets to me - coffee", DecisionKind.SELL),
+    ],
+)
+def test_when_it_is_for_after_a_heading_before_the_colon_is_passed_over(
+    text: str, kind: DecisionKind
+) -> None:
+    report = check_mail(text, load_position("trade"), 0)  # Anna sells later
+    assert [target_kind(q.command) for q in report.queued] == [kind], report.render()
+
+
+@FAST
+@given(st.sampled_from(["provided", "as long as", "assuming", "only if", "so long as"]))
+def test_a_condition_of_the_phase_said_otherwise_is_passed_over(word: str) -> None:
+    report = check_mail(f"{word} someone picks the trader: tobacco", load_position("settle"), 1)
+    assert [q.command for q in report.queued] == [SellCmd((Good.TOBACCO,))], report.render()
+    report = check_mail(f"{word} Chris picks the trader: tobacco", load_position("settle"), 1)
+    assert report.queued == [], report.render()
+
+
+@pytest.mark.parametrize("arrow", ["->", "=>", "\u2192"])
+def test_an_arrow_ends_a_heading_as_a_colon_does(arrow: str) -> None:
+    report = check_mail(f"Builder phase {arrow} small market", load_position("settle"), 1)
+    assert [target_kind(q.command) for q in report.queued] == [DecisionKind.BUILD], report.render()
+    report = check_mail(f"Storage {arrow} sugar in the warehouse", load_position("settle"), 1)
+    assert [type(q.command) for q in report.queued] == [KeepCmd], report.render()
+
+
+def test_a_colonist_order_of_the_mayor_s_own_words_under_his_phase_sent_ahead() -> None:
+    """ "indigo gets 1" is a colonist order in the mayor phase only: under "Mayor:" too."""
+    for text in (
+        "Mayor:\nindigo gets 1, tobacco gets 1",
+        "Mayor phase: indigo gets 1, tobacco gets 1",
+    ):
+        report = check_mail(text, load_position("settle"), 1)
+        assert [target_kind(q.command) for q in report.queued] == [DecisionKind.MAYOR], (
+            report.render()
+        )

@@ -64,11 +64,14 @@ from .mentions import mentions_of, words_of
 from .queue import role_kinds
 from .reading import (
     MENTIONS_TIER,
+    Heading,
     Reading,
     clauses,
     detail_said,
     detail_tail,
     has_verb,
+    heading_of,
+    lead_in,
     normalise,
     phase_named,
     phrase,
@@ -1189,8 +1192,22 @@ def read_mail(
     "Hacienda, then the quarry") is two orders (_two_steps). ``own``, ``others``: the
     writer's names and the other players' (segments)."""
     out: list[tuple[Segment, Parsed | OrderError]] = []
+    # A heading alone on its line ("Trader:", "Storage:") from a player who picks no role
+    # now: the lines below it, up to a blank line or another heading, are orders of its
+    # phase ("Trader:" then "tobacco"), not a role and a sale.
+    heading: Heading | None = None
+    last = 0
     for seg in segments(text, own, others):
-        item = _parse_segment(seg, kind, own)
+        if heading is not None and seg.line_no > last + 1:
+            heading = None
+        last = seg.line_no
+        head = heading_of(seg.text, own=own) if kind is not DecisionKind.ROLE else None
+        if head is not None:
+            heading = head
+            continue
+        phase = heading.roles if heading is not None else frozenset()
+        under = heading.kind if heading is not None and heading.kind is not None else kind
+        item = _parse_segment(seg, under, own, phase)
         split = _two_steps(seg, kind, own) if isinstance(item, OrderError) else None
         if isinstance(item, OrderError) and split is None:
             split = _remarked(seg, kind, own)
@@ -1406,21 +1423,27 @@ def _in_phase(reading: Reading, command: Command) -> bool:
 
 
 def _parse_segment(
-    seg: Segment, kind: DecisionKind | None, own: frozenset[str] = frozenset()
+    seg: Segment,
+    kind: DecisionKind | None,
+    own: frozenset[str] = frozenset(),
+    heading: frozenset[Role] = frozenset(),
 ) -> Parsed | OrderError:
     literal: Command | None = None
     try:
         literal = parse_order(seg.text)
     except OrderError as err:
         error = err.at(seg.line, seg.line_no, seg.column - 1)
-    phase = phase_named(seg.text)
+    phase = heading | phase_named(seg.text)
     if literal is not None and not _in_phase(Reading(seg.text, 0, phase=phase), literal):
         # "When the captain comes: sell tobacco": which of the two is meant?
         roles = " or the ".join(sorted(r.label for r in phase))
         why = f"this is said to be for the {roles} phase, but it is no order of it"
         error = OrderSyntaxError(why).at(seg.line, seg.line_no)
         literal = None
-    if kind is DecisionKind.MAYOR and not isinstance(literal, MayorCmd):
+    # (and for the mayor's phase named before it: "Mayor: indigo and tobacco get one each")
+    lead = lead_in(seg.text, ties=kind is DecisionKind.ROLE, own=own)
+    mayor = Role.MAYOR in heading | (lead.roles if lead is not None else frozenset())
+    if (kind is DecisionKind.MAYOR or mayor) and not isinstance(literal, MayorCmd):
         colonists = _colonists_read(seg, literal is None, own)
         if colonists is not None:
             return colonists
@@ -1430,7 +1453,7 @@ def _parse_segment(
             return Parsed(seg, literal)
     found: list[Alternative] = []
     if len(seg.text) <= MAX_ORDER_LENGTH:
-        for reading in readings(seg.text, kind, own=own):
+        for reading in readings(seg.text, kind, own=own, phase=heading):
             if literal is not None and reading.tier != 1:
                 continue  # a bare word read as an answer, or else as written
             try:

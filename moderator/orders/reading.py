@@ -361,7 +361,9 @@ class Reading:
     fallback: bool = False  # an order of a fallback: one that cannot be done is passed
 
 
-_LABEL = re.compile(r"^\s*([a-z]+(?:\s+[a-z]+){0,2})\s*[:\-\u2013\u2014]", re.IGNORECASE)
+_LABEL = re.compile(
+    r"^\s*([a-z]+(?:\s+[a-z]+){0,2})\s*(?:->|=>|[:\-\u2013\u2014\u2192])", re.IGNORECASE
+)
 
 
 @cache
@@ -703,30 +705,64 @@ def _heading(vocab: Vocabulary) -> frozenset[str]:
 
 
 @cache
-def _heading_verbs(vocab: Vocabulary) -> dict[str, str]:
+def _heading_verbs(vocab: Vocabulary) -> dict[str, tuple[DecisionKind, str]]:
     """The words of a heading that name one decision ("Storage:", "Shipping:",
-    "Sales:"), each with the verb its orders get: the words of the decisions' own verbs
-    (not the generic ones, "take", "put", nor the extra barrel's or colonist's, which
-    two decisions share) and the table's ``heading_words``."""
-    out: dict[str, str] = {}
-    for verb in vocab.context_verbs.values():
+    "Sales:"), each with it and the verb its orders get: the words of the decisions' own
+    verbs (not the generic ones, "take", "put", nor the extra barrel's or colonist's,
+    which two decisions share) and the table's ``heading_words``."""
+    out: dict[str, tuple[DecisionKind, str]] = {}
+    for kind, verb in vocab.context_verbs.items():
         term = _term_of(verb, vocab)
-        if verb in _generic_verbs(vocab) or term.name in ("EXTRA", "ROLE"):
+        if verb in _generic_verbs(vocab) or term.name == "EXTRA":
             continue
-        first = term.words[0]
-        out.update(dict.fromkeys((w for w in term.words if " " not in w), first))
+        said = (kind, term.words[0])
+        out.update(dict.fromkeys((w for w in term.words if " " not in w), said))
     for word, kind in vocab.heading_words.items():
-        out[word] = vocab.context_verbs[kind]
+        out[word] = (kind, vocab.context_verbs[kind])
     return out
 
 
 def _heading_verb(word: str, vocab: Vocabulary) -> str | None:
-    return _heading_verbs(vocab).get(word)
+    said = _heading_verbs(vocab).get(word)
+    return None if said is None else said[1]
 
 
 def named_words(vocab: Vocabulary) -> frozenset[str]:
     """The words of a heading that name one decision (_heading_verbs)."""
     return frozenset(_heading_verbs(vocab))
+
+
+# A colon or a dash between blanks with words after it: a heading's end.
+_HEAD_SIGN = re.compile(r"(?::|\s[\-\u2013\u2014]+)\s*\w")
+_HEADING_LINE = re.compile(r"^\s*(?P<head>[^:]{1,40}?)\s*:\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """A heading alone, for the orders below it: the roles whose phase they are for, and
+    the decision it names ("Storage:"), or the first of the phase of the one role it
+    names ("Trader:"), if any."""
+
+    roles: frozenset[Role]
+    kind: DecisionKind | None = None
+
+
+def heading_of(
+    text: str, vocab: Vocabulary = ENGLISH, own: frozenset[str] = frozenset()
+) -> Heading | None:
+    """What ``text``, a heading alone ("Trader:", "The captain's phase:", "Storage:"),
+    says the orders below it are for; None when it is no such heading (no colon at its
+    end, or it names something else: "Bob:", "Warehouse:")."""
+    m = _HEADING_LINE.match(text.translate(_APOSTROPHES))
+    if m is None:
+        return None
+    words = [w.lower() for w in _LEAD_TOKEN.findall(m["head"])]
+    named = {k for w in words if (k := _heading_verbs(vocab).get(w)) is not None}
+    if len(named) == 1 and all(w in _heading(vocab) | named_words(vocab) for w in words):
+        ((kind, _verb),) = named
+        return Heading(frozenset(r for r in vocab.roles.values() if kind in role_kinds(r)), kind)
+    roles = _lead_words(m["head"], vocab, own=own, heading=True)
+    return Heading(roles, _phase_decision(roles)) if roles else None
 
 
 # -- the writer's own words before an order ------------------------------------------
@@ -744,11 +780,14 @@ _PICK_TERMS = ("TAKE", "ROLE")
 _ABSENCE_TERMS = ("AWAY", "BACK", "UNTIL")
 _LEAD_TOKEN = re.compile(r"\d+|[a-z]+(?:['\-][a-z]+)*", re.IGNORECASE)
 # Where the writer's words may end and the order begin: a colon, a comma, a sentence's
-# end, a dash between blanks ("Morning all - builder").
-_LEAD_END = re.compile(r"\s*(?:[:,.!;]|\s[\-\u2013\u2014]+|[\u2013\u2014])[\s:,.!;\-\u2013\u2014]*")
+# end, a dash or an arrow between blanks ("Morning all - builder", "Builder -> harbor").
+_LEAD_END = re.compile(
+    r"\s*(?:[:,.!;]|\s(?:->|=>|\u2192)|\s[\-\u2013\u2014]+|[\u2013\u2014\u2192])"
+    r"[\s:,.!;\-\u2013\u2014]*"
+)
 _MAX_LEAD_WORDS = 12  # words in one piece of them at the most
-# The signs that end a heading: a colon, a dash.
-_HEADING_ENDS = (":", "-", "\u2013", "\u2014")
+# The signs that end a heading: a colon, a dash, an arrow.
+_HEADING_ENDS = (":", "-", "\u2013", "\u2014", "=", "\u2192")
 
 
 @cache
@@ -859,8 +898,10 @@ def _lead_words(
             condition or _phase_word(tokens, i + size, vocab) or (heading and not ties)
         ) and found in _phrases(_words(vocab, *_ROLE_TERMS)):
             roles.add(vocab.roles[" ".join(found)])
-        elif condition and " ".join(found) in vocab.role_verbs:
-            roles.add(vocab.role_verbs[" ".join(found)])  # "when we trade"
+        elif (condition or _phase_word(tokens, i + size, vocab)) and " ".join(
+            found
+        ) in vocab.role_verbs:
+            roles.add(vocab.role_verbs[" ".join(found)])  # "when we trade", "trading phase"
         elif condition and found in _phrases((*_words(vocab, *_PICK_TERMS), *vocab.role_takes)):
             pass  # "when someone takes the captain", "if someone goes captain"
         elif condition and found in _phrases(_words(vocab, *_ABSENCE_TERMS)):
@@ -1038,12 +1079,15 @@ def trailing_condition(
             continue  # nothing before it: no order
         if unreal(tail, vocab):
             return None  # "I'd build the harbor if I had the money": no order at all
-        said = _lead_words(tail, vocab, ties, own)
+        # (not over a colon with an order after it: "My role when it comes round: mayor")
+        sign = _HEAD_SIGN.search(tail)
+        over = sign is not None and says_something(tail[sign.start() :], vocab)
+        said = None if over else _lead_words(tail, vocab, ties, own)
         if said is not None and len(_LEAD_TOKEN.findall(tail)) <= _MAX_LEAD_WORDS:
             return Lead(m.start(), said)
-        # Else the first up to a comma, with more of the order after it ("quarry when
-        # it's my go, with the hut"), when none runs to the end.
-        cut = re.search(r"\s*[,;]", tail)
+        # Else the first up to a comma or a colon, with more of the order after it
+        # ("quarry when it's my go, with the hut"), when none runs to the end.
+        cut = re.search(r"\s*(?:[,;:]|\s[\-\u2013\u2014]+(?=\s))", tail)
         if inner is not None or cut is None or not normalise(tail[cut.end() :], vocab).strip():
             continue
         said = _lead_words(tail[: cut.start()], vocab, ties, own)
@@ -1419,14 +1463,17 @@ def readings(
     kind: DecisionKind | None,
     vocab: Vocabulary = ENGLISH,
     own: frozenset[str] = frozenset(),
+    phase: frozenset[Role] = frozenset(),
 ) -> list[Reading]:
     """The other ways to read an order that does not parse as written, for the decision
     of ``kind`` the player is asked now (None: none): as a bare answer to it ("sugar"
     -> "take sugar"), with a one-letter slip corrected ("suger" -> "sugar"), or both;
-    without the writer's own words before it (lead_in; ``own``: his names)."""
+    without the writer's own words before it (lead_in; ``own``: his names). ``phase``:
+    the roles whose phase a heading above it says it is for (heading_of)."""
     choice = fallback(text, vocab) if "?" not in text else None
     if choice is not None:
-        return _fallback_readings(choice, kind, vocab, own)
+        listed = _fallback_readings(choice, kind, vocab, own)
+        return [replace(r, phase=phase | r.phase) for r in listed] if phase else listed
     base = normalise(text, vocab)
     # A decision after a hesitation ("Not sure, but trader"): the order is what follows
     # (read on, as "I was thinking captain but no, trader" takes back).
@@ -1449,7 +1496,7 @@ def readings(
     # (read in the text as written: the politeness dropped takes its commas along)
     said = " " * cut + text.translate(_APOSTROPHES)[cut:]
     lead = lead_in(said, vocab, kind is DecisionKind.ROLE, own) if "?" not in text else None
-    phase = (lead.roles if lead is not None else frozenset()) | phase_named(text, vocab)
+    phase = phase | (lead.roles if lead is not None else frozenset()) | phase_named(text, vocab)
     if lead is not None:
         base = _interjection(vocab).sub(_blank, " " * lead.end + base[lead.end :])
     # ... and after it ("sell coffee when it gets to me").
@@ -1520,7 +1567,9 @@ def readings(
         (own_verb,) = verbs
         rest = base[label.end() :]
         first = _first_verb(rest, vocab)
-        if first is None or first.group(0).lower() in _generic_verbs(vocab):
+        if not says_something(rest, vocab):
+            pass  # "Storage:" alone heads the lines below it
+        elif first is None or first.group(0).lower() in _generic_verbs(vocab):
             out.append(Reading(f"{own_verb} {rest[first.end() if first else 0 :].strip()}", 1))
         elif first.group(0).lower() in _term_of(own_verb, vocab).words:
             out.append(Reading(rest.strip(), 1))
@@ -1615,6 +1664,7 @@ def _phase_decision(roles: frozenset[Role]) -> DecisionKind | None:
 
 __all__ = [
     "MENTIONS_TIER",
+    "Heading",
     "Reading",
     "Reasoned",
     "actual",
@@ -1630,6 +1680,7 @@ __all__ = [
     "ends_actual",
     "ends_back",
     "has_verb",
+    "heading_of",
     "interjection",
     "lead_in",
     "names_nothing",

@@ -748,18 +748,19 @@ ENGLISH = Vocabulary(
         *("at the end", "in the end", "come", "during the"),
         # what the order is about: its phase ("re the trader:", "as for the captain,")
         *("re", "regarding", "as for", "as to", "concerning"),
+        *("provided", "providing", "as long as", "so long as", "only if", "assuming"),
     ),
     phase_words=("phase", "turn", "round"),
     phase_leads=("in", "for", "during"),
     role_takes=("goes", "going", "went", "becomes", "become"),
     early=("in advance", "advance", "ahead of time", "ahead", "early", "beforehand"),
     provisos=(
-        *("unless", "provided", "providing", "as long as", "so long as", "only if"),
-        *("assuming", "afford", "enough", "money", "cash", "cheap", "expensive", "worth"),
+        *("unless", "afford", "enough", "money", "cash", "cheap", "expensive", "worth"),
         *("price", "prices", "cost", "costs", "profit", "profitable"),
     ),
     heading_words={
         "storage": DecisionKind.STORE,
+        **dict.fromkeys(("colonists", "workers"), DecisionKind.MAYOR),
         "sales": DecisionKind.SELL,
         **dict.fromkeys(("cargo", "shipment", "shipments"), DecisionKind.LOAD),
     },
@@ -1146,7 +1147,7 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         "Your own words before an order are passed over when they name nothing of the "
         "game: your name (`Bob here,`), an opening that starts with "
         f"{codes(vocab.interjections)} or a greeting to {codes(vocab.addressees)} "
-        "(`Morning all -`), or when the order is for, up to a colon, a comma or a dash "
+        "(`Morning all -`), or when the order is for, up to a colon, a comma, a dash or an arrow "
         f"or up to its verb: starting with {codes(vocab.conditions)} it may name the "
         "role whose phase the order is for (`if there's a trader phase, sell corn`), "
         f"or someone taking it ({codes(vocab.role_takes)}: `in case someone goes captain`), "
