@@ -676,6 +676,7 @@ ENGLISH = Vocabulary(
         *("sorry", "i mean", "i meant", "actually", "rather", "make that", "make it"),
         *("edit", "ignore that", "scratch that", "forget that", "correction", "oops"),
         *("on second thought", "on second thoughts", "change that to", "change of plan"),
+        *("changed my mind", "change my mind", "on reflection", "thinking about it more"),
     ),
     short_corrections=("no", "wait"),
     role_verbs={
@@ -809,6 +810,7 @@ ENGLISH = Vocabulary(
         *("unless", "nobody", "no one", "noone", "never", "neither", "nor", "cannot"),
         *("except", "otherwise", "instead", "cancel", "cancelled", "canceled", "undo"),
         *("disregard", "never mind", "nevermind", "hang on", "hold on", "wrong"),
+        *("nvm", "jk", "just kidding", "kidding", "joking", "just joking"),
     ),
     wholes=("all",),
     onlies=("just", "only", "nothing else", "nothing more"),
