@@ -255,3 +255,53 @@ def test_a_fallback_is_read_for_the_decision_asked() -> None:
     seat = game.deciding()[0]
     report = check_mail("ship sugar on 5 or 7, whichever", game, seat)
     assert report.actions == [] and report.queued == [], report.render()
+
+
+@pytest.mark.parametrize("position", ONE_ANSWER)
+def test_an_answer_then_one_for_when_it_cannot_be_done(position: str) -> None:
+    """ "Corn please. If it's gone, sugar.": the first answer when it can be done, the
+    second (said to be for when it cannot) otherwise; a second answer with another
+    condition is asked back."""
+    game, seat, first, second = _two_answers(position)
+    for text in (
+        f"{first}. If it's gone, {second}.",
+        f"{first}.\nIf that's not possible, {second}",
+        *(f"{first}. {w.capitalize()}, {second}." for w in ENGLISH.fallbacks),
+        # (a line that starts with one is no taking-back: once "role settler" and
+        # "Otherwise, role mayor" had been the mayor)
+        *(f"{first}\n{w.capitalize()}, {second}" for w in ENGLISH.fallbacks),
+    ):
+        meanings, _ = _meanings(text, position)
+        assert meanings == [first], (text, meanings)
+    report = check_mail(f"{first}. If it's cheaper, {second}.", game, seat)
+    assert report.actions == [] and report.queued == [], report.render()
+
+
+def test_a_fallback_word_orders_the_list_for_every_decision() -> None:
+    """ "the harbour, failing that the factory": the first that can be done, also where
+    the grammar has no list ("or" alone there is asked back)."""
+    game = load_position("build-other")  # (Bob cannot build the harbor)
+    seat = game.deciding()[0]
+    for w in ENGLISH.fallbacks:
+        report = check_mail(f"the harbor, {w} the office", game, seat)
+        assert [a.meaning for a in report.accepted] == ["build office"], (w, report.render())
+        report = check_mail(f"the office, {w} the hospice", game, seat)
+        assert [a.meaning for a in report.accepted] == ["build office"], (w, report.render())
+
+
+def test_what_would_have_been_is_told_as_no_order() -> None:
+    game, seat = _role_position()
+    report = check_mail("I'd have taken the trader", game, seat)
+    (err,) = report.errors
+    assert "what would have been" in err.reason and report.actions == []
+
+
+def test_a_condition_on_the_whole_list_keeps_it_a_preference_list() -> None:
+    """ "sell tobacco or sugar if I'm asleep" says when, not which: the first that can
+    be sold (only a condition that speaks of the orders may choose between them)."""
+    game = load_position("trade")
+    seat = game.deciding()[0]
+    report = check_mail("sell tobacco or sugar if I'm asleep", game, seat)
+    assert [a.meaning for a in report.accepted] == ["sell tobacco"], report.render()
+    report = check_mail("sell tobacco or sugar if it's cheaper", game, seat)
+    assert report.actions == [] and report.queued == [], report.render()

@@ -57,12 +57,15 @@ from .reading import (
     decided,
     ends_actual,
     ends_back,
+    fallback_word,
     interjection,
+    legality_lead,
     names_nothing,
     phrase,
     reason_only,
     reasoned,
     refers,
+    says_actual,
     sent_early,
     takes_back_only,
     unchecked_condition,
@@ -270,7 +273,7 @@ def _unreal_parts(items: list[Parsed | OrderError], said: dict[int, str]) -> set
                 text = seg.text
                 # (the word may be read as the joint before the order: ". Then sell corn")
                 joined = len(between) > 1 or ends_actual(seg.line[: seg.column - 1])
-                fact = actual(text) or ((0, len(text)) if joined else None)
+                fact = actual(text) or ((0, len(text)) if joined or says_actual(text) else None)
                 if fact is not None and not refers(text[fact[0] : fact[1]]):
                     out.update(id(i) for i in between)
             break
@@ -393,6 +396,10 @@ def check_mail(
     for item in items:
         if isinstance(item, OrderError):
             own = said.get(id(item), item.line)
+            if fallback_word(own, alone=True) and any(
+                isinstance(i, Parsed) for i in items[items.index(item) + 1 :]
+            ):
+                continue  # "Otherwise," before an order: no taking-back (_falls_back)
             if _withdraws(own, item, items, game, seat):
                 withdrawn = item
                 continue
@@ -424,7 +431,7 @@ def check_mail(
             if other is not None:
                 # "Bob keeps sugar, I keep corn": his, not the writer's; not read
                 his = IllegalOrder(f"this is about {other}: nothing of it is done for you")
-                report.errors.append(his.at(item.line, item.line_no))
+                report.errors.append(his.at(item.line, item.line_no).with_legal(report.legal))
                 continue
             if not (ignored or _signature(own, item, items, game)):
                 why = _question(item, said, game, seat, hesitant, not ordered) or _explained(
@@ -496,10 +503,17 @@ def check_mail(
                 and now_line is not None
                 and not any(a.action is not None for a in report.accepted)
             ):
-                raise IllegalOrder(
-                    f"not used: line {now_line} answered {KIND_NAMES[decision.kind]} "
-                    "and was rejected"
-                )
+                if not _falls_back(seg, text):
+                    raise IllegalOrder(
+                        f"not used: line {now_line} answered {KIND_NAMES[decision.kind]} "
+                        "and was rejected"
+                    )
+                # "Builder. If it's gone, mayor.": the fallback for the answer refused
+                now_line = seg.line_no
+                action = resolve(game_command, game, seat)
+                now_item = _answered(seg, game_command, action, game, seat, reading, loose)
+                report.accepted.append(now_item)
+                continue
             elif (
                 decision is not None
                 and kind in (None, decision.kind)
@@ -514,8 +528,8 @@ def check_mail(
                         again: Action | None = resolve(game_command, game, seat)
                     except OrderError:
                         again = None
-                    if again == now_item.action:
-                        continue
+                    if again == now_item.action or _falls_back(seg, text):
+                        continue  # (or a fallback for when it cannot be done: it can)
                     if again is not None and _takes_back(seg):
                         report.accepted.remove(now_item)
                         now_item = _answered(seg, game_command, again, game, seat, reading, loose)
@@ -596,6 +610,12 @@ def check_mail(
         _without_role(report, *unpicked)
     _complete_turn(report, game, seat, says_hacienda)
     return report
+
+
+def _falls_back(seg: Segment, mail: str) -> bool:
+    """Whether ``seg``, a second answer to the decision asked, is for when the first
+    cannot be done ("If it's gone, mayor.", "Otherwise, the factory.")."""
+    return legality_lead(seg.text, mail) or fallback_word(seg.line[: seg.column - 1])
 
 
 def _answered(
@@ -1023,10 +1043,16 @@ def _question(
 def _explained(err: OrderError, text: str, game: Game, seat: int) -> OrderError:
     """A line that is no order for the decision asked, but names what another decision
     orders ("quarry" while building), told so in words (elsewhere.elsewhere) instead of
-    the grammar's complaint."""
+    the grammar's complaint; and a line that says what would have been ("I'd have taken
+    corn"), told it is no order."""
     if not isinstance(err, OrderSyntaxError):
         return err
-    why = elsewhere(text, game, seat)
+    if unreal(text):
+        why: str | None = (
+            "this says what would have been, which is no order: write the one you give"
+        )
+    else:
+        why = elsewhere(text, game, seat)
     return err if why is None else OrderSyntaxError(why).at(err.line, err.line_no)
 
 

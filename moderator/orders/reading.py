@@ -199,14 +199,17 @@ def _clauses(text: str, vocab: Vocabulary, own: frozenset[str]) -> list[tuple[in
     # (not within the writer's words before the order that name nothing: "in case I'm
     # asleep, sell corn"; a sentence's end still ends them. A condition on a role may be
     # on its being taken, not its phase: "if the captain is gone, I'll take the settler")
+    # (each sentence's own: "Builder. If it's gone, role mayor.")
     lead = lead_in(readable, vocab, own=own)
     for m in _clause_break(vocab).finditer(readable):
         ends = readable[: m.start()].rstrip()[-1:] in (".", "!")
-        if lead is not None and not lead.roles and m.start() < lead.end and not ends:
+        words = lead is not None and not lead.roles and m.start() < start + lead.end
+        if words and not ends:
             continue
         if m.start() > start:
             out.append((start, text[start : m.start()]))
         start = m.end()
+        lead = lead_in(readable[start:], vocab, own=own)
     if text[start:].strip():
         out.append((start, text[start:]))
     return [(at + len(part) - len(part.lstrip()), part.strip()) for at, part in out if part.strip()]
@@ -544,6 +547,18 @@ def actual(text: str, vocab: Vocabulary = ENGLISH) -> tuple[int, int] | None:
     if (start, end) == (0, len(readable)) or not readable[start:end].strip():
         return None
     return start, end
+
+
+@cache
+def _says_actual(vocab: Vocabulary) -> re.Pattern[str]:
+    single = [w for w in vocab.actuals if " " not in w and w not in vocab.consequences]
+    return re.compile(rf"\b(?:{'|'.join(map(phrase, single)) or '(?!)'})\s*[,;:]", re.I)
+
+
+def says_actual(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether a word of one that says what is done in fact ends a part of ``text``
+    ("Tobacco in the warehouse then, 1 sugar on the rose")."""
+    return _says_actual(vocab).search(text.translate(_APOSTROPHES)) is not None
 
 
 def actual_only(text: str, vocab: Vocabulary = ENGLISH) -> bool:
@@ -1357,7 +1372,8 @@ class Fallback:
 
 @cache
 def _fallback_parts(vocab: Vocabulary) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    ors = "|".join(phrase(w) for w in vocab.term("_OR").words)
+    said = sorted((*vocab.term("_OR").words, *vocab.fallbacks), key=len, reverse=True)
+    ors = "|".join(phrase(w) for w in said)
     which = "|".join(phrase(w) for w in sorted(vocab.whichevers, key=len, reverse=True))
     ifs = "|".join(phrase(c) for c in ("if", "in case", "should") if c in vocab.conditions)
     legal = "|".join(phrase(w) for w in vocab.legality)
@@ -1369,10 +1385,8 @@ def _fallback_parts(vocab: Vocabulary) -> tuple[re.Pattern[str], re.Pattern[str]
         re.compile(
             rf"^(?P<listed>.+?)[\s,;:(\-\u2013\u2014]+(?:{which or '(?!)'})\b(?P<cond>.*)$", re.I
         ),
-        # "tobacco, or sugar if tobacco can't be sold"
-        re.compile(
-            rf"^(?P<listed>.*\b(?:{ors})\b.*?)[\s,(]+(?P<cond>(?:{ifs or '(?!)'})\b.*)$", re.I
-        ),
+        # "tobacco, or sugar if tobacco can't be sold", "corn if it's left, or sugar"
+        re.compile(rf"[\s,(]+(?P<cond>(?:{ifs or '(?!)'})\b[^,;()]*)", re.I),
         # "If builder's free I'll take it, otherwise mayor"
         re.compile(
             rf"^\W*(?:{ifs or '(?!)'})\s+(?P<first>.+?)(?:'s)?\s+(?:(?:{legal})\s+)*"
@@ -1406,11 +1420,56 @@ def _legality_only(cond: str, listed: str, vocab: Vocabulary) -> bool | None:
     return legal and not other
 
 
+def _about_options(cond: str, listed: str, vocab: Vocabulary) -> bool:
+    """Whether ``cond`` speaks of the orders of ``listed``: it names one, or stands for
+    one ("if it's cheaper"), so it may choose between them."""
+    said = {_stem(w.lower()) for w in _LEAD_TOKEN.findall(listed)} - set(vocab.fillers)
+    words = {_stem(w.lower().removesuffix("'s")) for w in _LEAD_TOKEN.findall(cond)}
+    return bool(words & said) or refers(cond, vocab)
+
+
 def _stem(word: str) -> str:
     """A word without its plural ending ("quarries", "roles")."""
     if word.endswith("ies"):
         return word[:-3] + "y"
     return word.removesuffix("s")
+
+
+@cache
+def _legality_lead(vocab: Vocabulary) -> re.Pattern[str]:
+    ifs = "|".join(phrase(c) for c in ("if", "in case", "should") if c in vocab.conditions)
+    others = "|".join(phrase(w) for w in vocab.fallbacks)
+    return re.compile(
+        rf"^\W*(?:(?P<cond>(?:{ifs or '(?!)'})\b[^,;:.!\-\u2013\u2014]*)|(?:{others or '(?!)'})\b)"
+        r"\s*[,;:\-\u2013\u2014]",
+        re.I,
+    )
+
+
+@cache
+def _fallback_word(vocab: Vocabulary) -> re.Pattern[str]:
+    words = "|".join(phrase(w) for w in sorted(vocab.fallbacks, key=len, reverse=True))
+    return re.compile(rf"^\W*(?:{words or '(?!)'})\b[\s,;:\-\u2013\u2014]*", re.I)
+
+
+def fallback_word(text: str, vocab: Vocabulary = ENGLISH, alone: bool = False) -> bool:
+    """Whether ``text`` ends with a word of ``fallbacks`` ("role settler. Otherwise, "
+    before "role mayor"); ``alone``: is only one ("Otherwise,")."""
+    words = "|".join(phrase(w) for w in sorted(vocab.fallbacks, key=len, reverse=True))
+    start = r"^\W*" if alone else r"\b"
+    found = re.search(rf"{start}(?:{words or '(?!)'})[\s,;:.\-\u2013\u2014]*$", text, re.I)
+    return found is not None
+
+
+def legality_lead(text: str, said: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text``, an order after another answer to the same decision, is for when
+    that one cannot be done: it starts with a condition that only says so, naming
+    nothing but what ``said`` (the mail) names ("If it's gone, mayor.", "If corn's
+    gone, sugar."), or with a word of ``fallbacks`` ("Otherwise, the factory.")."""
+    m = _legality_lead(vocab).match(text.translate(_APOSTROPHES))
+    if m is None:
+        return False
+    return m.group("cond") is None or _legality_only(m.group("cond"), said, vocab) is True
 
 
 def fallback(text: str, vocab: Vocabulary = ENGLISH) -> Fallback | None:
@@ -1421,7 +1480,7 @@ def fallback(text: str, vocab: Vocabulary = ENGLISH) -> Fallback | None:
     that can be done, asked back when several can); None when there is none."""
     readable = text.translate(_APOSTROPHES)
     which, cond, lead = _fallback_parts(vocab)
-    ors = any_phrase(vocab.term("_OR").words)
+    ors = any_phrase((*vocab.term("_OR").words, *vocab.fallbacks))
     # (only a list of things, each an order alone: not "ship sugar on 5 or 7", whose
     # "7" says no order without the words before it)
     if _counted(vocab).search(readable):
@@ -1436,12 +1495,23 @@ def fallback(text: str, vocab: Vocabulary = ENGLISH) -> Fallback | None:
         if _legality_only(" " + m.group("cond"), listed, vocab) is None:
             return None
         return Fallback(listed, _options(listed, vocab), False)
-    if (m := cond.match(readable)) is not None:
-        listed = m.group("listed")
+    # A condition after the first order, up to a sign or the end ("corn if there is any
+    # left, otherwise sugar", "corn, or if that's gone, sugar", "tobacco, or sugar if
+    # tobacco can't be sold"): the list is what is left without it.
+    for m in cond.finditer(readable):
+        listed = " ".join((readable[: m.start()] + readable[m.end() :]).split())
+        if not readable[: m.start()].strip() or not ors.search(listed):
+            continue
         legal = _legality_only(m.group("cond"), listed, vocab)
-        if legal is None or _starts_time(m.group("cond"), vocab):
-            return None
+        if legal is None or not (legal or _about_options(m.group("cond"), listed, vocab)):
+            return None  # ("sell corn or sugar if I'm asleep": on the whole order, a time)
         return Fallback(listed, _options(listed, vocab), legal)
+    # "the harbour, failing that the factory": the next is for when the first cannot be
+    # (never with a proviso, which may turn it round: "I'll pass, unless ...")
+    if cond.search(readable) is None and any_phrase(vocab.fallbacks).search(readable):
+        if any_phrase((*vocab.conditionals, *vocab.provisos)).search(readable):
+            return None
+        return Fallback(readable, _options(readable, vocab), True)
     return None
 
 
@@ -1453,7 +1523,8 @@ def _counted(vocab: Vocabulary) -> re.Pattern[str]:
 
 
 def _options(listed: str, vocab: Vocabulary) -> tuple[str, ...]:
-    ors = "|".join(phrase(w) for w in vocab.term("_OR").words)
+    said = sorted((*vocab.term("_OR").words, *vocab.fallbacks), key=len, reverse=True)
+    ors = "|".join(phrase(w) for w in said)
     parts = re.split(rf"\s*(?:[,;]|\b(?:{ors})\b)[\s,]*", listed, flags=re.I)
     return tuple(p.strip(" .!") for p in parts if p.strip(" .!"))
 
@@ -1464,13 +1535,16 @@ def readings(
     vocab: Vocabulary = ENGLISH,
     own: frozenset[str] = frozenset(),
     phase: frozenset[Role] = frozenset(),
+    *,
+    in_list: bool = False,
 ) -> list[Reading]:
     """The other ways to read an order that does not parse as written, for the decision
     of ``kind`` the player is asked now (None: none): as a bare answer to it ("sugar"
     -> "take sugar"), with a one-letter slip corrected ("suger" -> "sugar"), or both;
     without the writer's own words before it (lead_in; ``own``: his names). ``phase``:
-    the roles whose phase a heading above it says it is for (heading_of)."""
-    choice = fallback(text, vocab) if "?" not in text else None
+    the roles whose phase a heading above it says it is for (heading_of). ``in_list``:
+    the text is a fallback's own list, read as one (no fallback again)."""
+    choice = fallback(text, vocab) if "?" not in text and not in_list else None
     if choice is not None:
         listed = _fallback_readings(choice, kind, vocab, own)
         return [replace(r, phase=phase | r.phase) for r in listed] if phase else listed
@@ -1490,6 +1564,8 @@ def readings(
         base = " " * in_fact[0] + base[in_fact[0] : in_fact[1]] + " " * (len(base) - in_fact[1])
     base = _LEAD.sub(_blank, base)
     base = _interjection(vocab).sub(_blank, base)
+    # (a fallback's word before it, "Otherwise, the factory": check.py reads it so)
+    base = _fallback_word(vocab).sub(_blank, base)
     # The writer's own words before the order ("Bob here:", "In case I'm asleep:"), and
     # when it is for, which its kind says ("Later, when someone takes the captain: ship
     # sugar on the 5"): the order is what follows, for the phase they name if any.
@@ -1498,7 +1574,10 @@ def readings(
     lead = lead_in(said, vocab, kind is DecisionKind.ROLE, own) if "?" not in text else None
     phase = phase | (lead.roles if lead is not None else frozenset()) | phase_named(text, vocab)
     if lead is not None:
-        base = _interjection(vocab).sub(_blank, " " * lead.end + base[lead.end :])
+        # (and a "then" after them: "if it's gone, then mayor")
+        base = _interjection(vocab).sub(
+            _blank, _LEAD.sub(_blank, " " * lead.end + base[lead.end :])
+        )
     # ... and after it ("sell coffee when it gets to me").
     tail = (
         trailing_condition(said, vocab, kind is DecisionKind.ROLE, own) if "?" not in text else None
@@ -1615,10 +1694,11 @@ def _fallback_readings(
     is, several are asked back)."""
 
     def each(text: str, tier: int) -> list[Reading]:
-        # (as written only when it is read no other way: "the hacienda" while building
-        # is "build the hacienda")
-        said = [r.text for r in readings(text, kind, vocab, own) if r.tier < MENTIONS_TIER]
-        return [Reading(t, tier, fallback=found.ordered) for t in said or [text]]
+        # (as written too: check.py reads only those for the decision asked, "the
+        # hacienda" while building is "build the hacienda")
+        read = readings(text, kind, vocab, own, in_list=True)
+        said = [text] + [r.text for r in read if r.tier < MENTIONS_TIER]
+        return [Reading(t, tier, fallback=found.ordered) for t in said]
 
     out: list[Reading] = []
     if found.ordered:
@@ -1679,10 +1759,12 @@ __all__ = [
     "detail_tail",
     "ends_actual",
     "ends_back",
+    "fallback_word",
     "has_verb",
     "heading_of",
     "interjection",
     "lead_in",
+    "legality_lead",
     "names_nothing",
     "normalise",
     "phase_named",
@@ -1692,6 +1774,7 @@ __all__ = [
     "reasoned",
     "refers",
     "remark",
+    "says_actual",
     "says_something",
     "sent_early",
     "slips_of",

@@ -195,8 +195,8 @@ class Vocabulary:
     # than the writer ("he", "you"), quantities and comparisons ("both", "half", "than").
     # Those words, and the phrases of ``conditions``, ``negations``, ``undecided``,
     # ``times``, ``questions``, ``corrections`` (``apologies`` aside), ``unreal``,
-    # ``modal_perfects``, ``participles``, ``provisos``, ``conditionals`` and
-    # ``whichevers`` that the table does not read otherwise, make that reading give up;
+    # ``modal_perfects``, ``participles``, ``provisos``, ``conditionals``, ``whichevers``
+    # and ``fallbacks`` that the table does not read otherwise, make that reading give up;
     # a word of the table among the qualifiers ("or", "next", "all") keeps its meaning
     # only in an order without chat.
     qualifiers: tuple[str, ...] = ()
@@ -206,6 +206,9 @@ class Vocabulary:
     # neither between may be a verb or a word said of it ("bin the corn", "hang onto my
     # sugar", "a lovely coffee"): that reading gives up.
     chat_joints: tuple[str, ...] = ()
+    # Words of "or" that say the order after them is for when the one before cannot be
+    # done ("the harbour, failing that the factory"): a fallback with no condition said.
+    fallbacks: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -798,6 +801,7 @@ ENGLISH = Vocabulary(
         *("settle", "not", "no", "out", "remains", "doesn't", "won't", "isn't", "can't"),
     ),
     whichevers=("whichever", "which ever", "whatever", "whichever one"),
+    fallbacks=("otherwise", "or else", "failing that"),
     conditionals=(
         *("if", "unless", "provided", "providing", "as long as", "so long as", "in case"),
         *("permitting", "willing", "depending", "depends", "whether", "once", "when"),
@@ -1002,13 +1006,13 @@ def slip_kind(word: str, meant: str) -> str | None:
 def qualifying(vocab: Vocabulary = ENGLISH) -> frozenset[tuple[str, ...]]:
     """The phrases that may change what the things an order names mean, as tuples of
     lower-case words: the ``qualifiers``, and the words of the conditions, negations,
-    hesitations, times, questions, corrections, provisos, conditionals, "whichever"s
-    and what would have been (and the participles after it), but those that only
+    hesitations, times, questions, corrections, provisos, conditionals, "whichever"s,
+    fallbacks and what would have been (and the participles after it), but those that only
     apologise."""
     said = (*vocab.qualifiers, *vocab.conditions, *vocab.negations, *vocab.undecided)
     said += (*vocab.times, *vocab.questions, *vocab.corrections, *vocab.unreal)
     said += (*vocab.modal_perfects, *vocab.participles, *vocab.provisos, *vocab.conditionals)
-    said += vocab.whichevers
+    said += (*vocab.whichevers, *vocab.fallbacks)
     # (not the ending of a contraction alone, "'d have": "I'd have coffee" is an order)
     return frozenset(
         tuple(p.lower().split()) for p in said if p not in vocab.apologies and p[0] != "'"
@@ -1197,7 +1201,8 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         "Orders joined by `or` with a condition that only says whether the first can be "
         f"done, in words of {codes(vocab.legality)} (`the trader, or the captain if it's "
         "gone`, `tobacco, or sugar if tobacco can't be sold`, `If builder's free I'll take "
-        "it, otherwise mayor`), give the first that can be done. After "
+        "it, otherwise mayor`), give the first that can be done, and so do orders joined "
+        f"by {codes(vocab.fallbacks)} (`the harbour, failing that the factory`). After "
         f"{codes(vocab.whichevers)} (`sugar or tobacco, whichever's left`) or with another "
         "condition (`if it's cheaper`), the one that can be done is, and when several "
         "can you are asked which."
