@@ -572,3 +572,17 @@ def test_a_colonist_order_of_the_mayor_s_own_words_under_his_phase_sent_ahead() 
         assert [target_kind(q.command) for q in report.queued] == [DecisionKind.MAYOR], (
             report.render()
         )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Trader: Chris, sell tobacco", "Chris:\nsell tobacco", "Bob here - Anna, sell tobacco"],
+)
+def test_an_order_addressed_to_another_player_after_a_heading_or_below_his_name_stops(
+    text: str,
+) -> None:
+    report = check_mail(text, load_position("trade"), 1)
+    assert report.actions == [] and report.queued == [], report.render()
+    # a blank line ends what his name heads
+    report = check_mail("Chris:\nsell corn\n\nsell tobacco", load_position("trade"), 1)
+    assert report.actions == [Sell(Good.TOBACCO)], report.render()

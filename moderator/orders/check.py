@@ -386,6 +386,7 @@ def check_mail(
     commands = [i.command for i in items if isinstance(i, Parsed)]
     says_hacienda = any(isinstance(c, HaciendaCmd) for c in commands)
     hesitant = undecided(text)
+    addressed = _addressed(text, game, seat)  # (lines below "Chris:")
     ordered = {i.segment.line_no for i in items if isinstance(i, Parsed)}
     reasons: set[int | None] = set()  # lines with a reason not read
     now_line: int | None = None  # the line that answered (or failed) the current decision
@@ -440,7 +441,9 @@ def check_mail(
                 report.errors.append(why.with_legal(report.legal))
                 unread.append((item.line_no, own))
             continue
-        asked = _question(item, said, game, seat, hesitant) or _not_for_now(item, game, seat)
+        asked = _question(item, said, game, seat, hesitant) or _not_for_now(
+            item, game, seat, addressed
+        )
         if asked is None and item.segment.line_no in reasons and refers(item.segment.text):
             asked = AmbiguousOrder(
                 "this may stand for what the reason before it names: write the order whole",
@@ -852,20 +855,50 @@ def _may_decline(item: Accepted, legal: list[str]) -> bool:
 _WITH_COLONIST = {DecisionKind.SETTLE: "hospice", DecisionKind.BUILD: "university"}
 
 
-def _not_for_now(item: Parsed, game: Game, seat: int) -> OrderError | None:
+# Where a heading or the writer's words before an order may end on its line.
+_HEAD_SIGNS = re.compile(r":|\s[\-\u2013\u2014]+\s|->|=>|\u2192")
+# A line that only names someone, who the lines below it are for ("Chris:").
+_ADDRESS = re.compile(r"^\s*(?:(?:hey|hi|dear|@)\s*)?([\w'-]+)\s*:\s*$", re.IGNORECASE)
+
+
+def _addressed(text: str, game: Game, seat: int) -> dict[int, str]:
+    """The lines below a line that only names another player ("Chris:"), up to a blank
+    line, each with his name: what they order is addressed to him."""
+    others = {p.name.lower(): p.name for i, p in enumerate(game.state.players) if i != seat}
+    out: dict[int, str] = {}
+    whom: str | None = None
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        m = _ADDRESS.match(line)
+        if not line.strip() or m is not None:
+            whom = others.get(m.group(1).lower()) if m is not None else None
+        elif whom is not None:
+            out[line_no] = whom
+    return out
+
+
+def _not_for_now(
+    item: Parsed, game: Game, seat: int, addressed: dict[int, str] | None = None
+) -> OrderError | None:
     """An order that is not the sender's own for now: one addressed to another player
     ("Chris, take the mayor!"), or one said to be for a round to come ("trader next
     round"; "later" only for the decision asked now: orders for later decisions of this
     round are kept anyway). Refused with the reason, never done."""
     seg = item.segment
-    # (at the start of its sentence: "Chris here. Anna, take the craftsman!")
+    # (at the start of its sentence: "Chris here. Anna, take the craftsman!", or after a
+    # heading or the writer's words before it on its line: "Trader: Chris, sell corn";
+    # or below a line that only names him: "Chris:")
     before = seg.line[: seg.column - 1]
-    m = _VOCATIVE.match(seg.line[max(before.rfind(c) for c in ".!?;") + 1 :])
+    starts = [max(before.rfind(c) for c in ".!?;") + 1]
+    starts += [m.end() for m in _HEAD_SIGNS.finditer(before)]
     others = {p.name.lower(): p.name for i, p in enumerate(game.state.players) if i != seat}
-    if m is not None and m.group(1).lower() in others:
-        name = others[m.group(1).lower()]
+    whom = (addressed or {}).get(seg.line_no)
+    for start in starts:
+        m = _VOCATIVE.match(seg.line[start:])
+        if whom is None and m is not None and m.group(1).lower() in others:
+            whom = others[m.group(1).lower()]
+    if whom is not None:
         return IllegalOrder(
-            f"this is addressed to {name}: orders are read for your own seat only"
+            f"this is addressed to {whom}: orders are read for your own seat only"
         ).at(seg.line, seg.line_no)
     # (not in the reason given with it: "Bob took the builder, so I'll go trader", nor
     # in when it is for: "once Bob is done, sell coffee")
