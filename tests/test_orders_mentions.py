@@ -16,6 +16,7 @@ from moderator.engine.actions import (
     DecisionKind,
     ExtraGood,
     Load,
+    LoadWharf,
     PickRole,
     Sell,
     TakePlantation,
@@ -26,6 +27,7 @@ from moderator.engine.components import Building, Good, Role
 from moderator.orders import AmbiguousOrder, check_mail, format_action
 from moderator.orders.commands import SellCmd
 from moderator.orders.mentions import by_mentions, mentions_of, words_of
+from moderator.orders.reading import normalise
 from moderator.orders.resolve import decision_of
 from moderator.orders.vocabulary import ENGLISH as V
 
@@ -496,3 +498,97 @@ def test_an_order_sent_in_case_of_lateness_is_kept(data: st.DataObject) -> None:
     report = check_mail(f"{lead}I'll sell {good.label}.", game, bob)
     assert report.errors == [] and report.actions == []
     assert [q.command for q in report.queued] == [SellCmd((good,))]
+
+
+@FAST
+@given(st.data())
+def test_the_wharf_by_any_word_of_with_or_use(data: st.DataObject) -> None:
+    good = data.draw(st.sampled_from([Good.CORN, Good.INDIGO, Good.TOBACCO]))
+    via = data.draw(st.sampled_from([*V.term("WITH").words, *V.term("USE").words]))
+    wharf = data.draw(st.sampled_from(["wharf", "wharves"][:1]))
+    form = data.draw(
+        st.sampled_from(["{g} {v} the {w}", "ship my {g} {v} the {w}", "the {g}, {v} my {w}"])
+    )
+    text = data.draw(POLITE) + form.format(g=good.label, v=via, w=wharf) + data.draw(AFTER)
+    assert _applied(text, "load-wharf") == [LoadWharf(good)], text
+
+
+@FAST
+@given(st.data())
+def test_any_ship_is_the_ship_the_default_chooses(data: st.DataObject) -> None:
+    good = data.draw(st.sampled_from([Good.CORN, Good.SUGAR, Good.COFFEE]))
+    anyone = data.draw(st.sampled_from(V.term("ANY").words))
+    boat = data.draw(st.sampled_from(["ship", "boat"]))
+    form = data.draw(st.sampled_from(["load {g} on {a} {b}", "{g} on {a} {b}", "{g} onto {a} {b}"]))
+    text = form.format(g=good.label, a=anyone, b=boat) + data.draw(AFTER)
+    assert _applied(text, "load") == _applied(f"ship {good.label}", "load"), text
+    # "any" names a ship, nothing else; a no to it is no order
+    assert _applied(f"{anyone} {good.label}", "load") == []
+    assert _applied(f"{good.label}, not on {anyone} {boat}", "load") == []
+
+
+def test_a_no_to_the_wharf_then_a_load_on_a_cargo_ship() -> None:
+    game, _ = _game("load-wharf")
+    biggest = max(range(len(game.state.ships)), key=lambda i: game.state.ships[i].capacity)
+    for text in (
+        "No wharf this round - tobacco on the largest ship",
+        "not the wharf, tobacco on the largest boat",
+        "No wharf.\nTobacco on the largest ship.",
+    ):
+        assert _applied(text, "load-wharf") == [Load(Good.TOBACCO, biggest)], text
+    # a no to the wharf and the wharf, or a no to the good: nothing done
+    assert _applied("no wharf - tobacco on the wharf", "load-wharf") == []
+    assert _applied("not tobacco - corn on the largest ship", "load-wharf") == []
+    # (a dash between blanks ends a negation's reach, as a comma does)
+    said = words_of("no wharf - corn")
+    assert said is not None and [w.cls for w in said] == ["not", "name", "stop", "good"]
+
+
+def test_a_drop_word_before_a_place_or_a_way_is_no_drop() -> None:
+    for way in (*V.term("ON").words[:1], *V.term("WITH").words):
+        assert "dump" not in normalise(f"the tobacco goes {way} the wharf")
+    for drop in V.drops_after:
+        if drop.startswith(("go", "can go")):
+            assert normalise(f"sugar on the rose, the rest {drop}").startswith("sugar on the rose")
+            assert "dump the rest" in normalise(f"sugar on the rose, the rest {drop}"), drop
+
+
+def test_the_default_accepted_in_words_of_approvals() -> None:
+    default = _applied("default", "store")
+    assert default
+    for fine in V.approvals:
+        assert _applied(f"The default {fine}.", "store") == default, fine
+    assert _applied("the wind rose is fine", "store") != default
+
+
+@FAST
+@given(st.data())
+def test_a_question_on_what_a_sale_gives_is_its_price_checked(data: st.DataObject) -> None:
+    game, seat = _game("trade")
+    sale = _applied("sell tobacco", "trade")
+    assert sale and isinstance(sale[0], Sell)
+    paid = game.state.players[seat].doubloons
+    claim = data.draw(st.sampled_from(V.claims))
+    check = data.draw(st.sampled_from(["", *V.checks]))
+    coin = data.draw(st.sampled_from(V.term("DOUBLOON").words))
+    price = 4  # (tobacco 3, and 1 for the trader's privilege)
+    text = f"sell tobacco, {claim} {price} {coin} {check}?"
+    assert _applied(text, "trade") == sale, text
+    assert paid == game.state.players[seat].doubloons
+    assert _asked(f"sell tobacco, {claim} {price + 1} {coin} {check}?", "trade")
+    # a question between orders stays one
+    assert _applied(f"sell tobacco, {claim} {price} {coin}, or indigo?", "trade") == []
+
+
+def test_a_keep_for_shipping_is_the_reason_of_another_order() -> None:
+    for text in (
+        "Tobacco, I'm keeping the sugar for shipping.",
+        "sell tobacco, and keep the sugar for the captain",
+    ):
+        game, seat = _game("trade")
+        report = check_mail(text, game, seat)
+        assert len(report.actions) == 1 and isinstance(report.actions[0], Sell), text
+        assert report.queued == [], text
+    # alone, or in the captain phase, a keep is the storage's
+    game, seat = _game("load")
+    assert check_mail("sugar on the 5, keep the corn for shipping", game, seat).queued

@@ -10,6 +10,7 @@ from functools import cache
 from typing import cast
 
 from ..engine.actions import Action, DecisionKind
+from ..engine.components import Role
 from ..engine.defaults import default_action
 from ..engine.game import Decision, Game
 from .commands import (
@@ -22,6 +23,7 @@ from .commands import (
     PassCmd,
     RoleCmd,
     ServiceCommand,
+    ShipCmd,
     WharfCmd,
     is_absence,
     is_service,
@@ -377,7 +379,8 @@ def check_mail(
     said = {id(i): seg.text for seg, i in read}
     if parsed and isinstance(parsed[-1], Parsed) and _signed(parsed[-1], parsed):
         parsed = parsed[:-1]
-    items = _conditioned(_merge_lines(parsed), said, game, seat)
+    items = _no_wharf_then_load(_conditioned(_merge_lines(parsed), said, game, seat))
+    items = _kept_to_ship(items, decision)
     unreal_parts = _unreal_parts(items, said)
     # (the writer orders something himself: a clause about another player is his)
     mine = any(
@@ -645,6 +648,58 @@ def _other_wharf(report: Report, command: GameCommand) -> Accepted | None:
 @cache
 def _wharf_words(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     return any_phrase(vocab.term("WHARF").words)
+
+
+@cache
+def _ship_purpose(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    aims = (*vocab.term("SHIP").words, *(w for w, r in vocab.roles.items() if r is Role.CAPTAIN))
+    leads = any_phrase(vocab.keeps_for).pattern
+    idle = any_phrase(vocab.fillers).pattern
+    return re.compile(rf"{leads}\s+(?:{idle}\s+)*{any_phrase(aims).pattern}", re.IGNORECASE)
+
+
+def _kept_to_ship(
+    items: list[Parsed | OrderError], decision: Decision | None
+) -> list[Parsed | OrderError]:
+    """A keep said to be for shipping in a mail with an order for another decision, not
+    the storage's ("Tobacco, I'm keeping the sugar for shipping"): the order's reason,
+    not read."""
+    if decision is None or decision.kind in (DecisionKind.LOAD, DecisionKind.STORE):
+        return items  # (in the captain phase, a keep for the next one is the storage's)
+    if not any(isinstance(i, Parsed) and not isinstance(i.command, KeepCmd) for i in items):
+        return items
+    return [
+        i
+        for i in items
+        if not (
+            isinstance(i, Parsed)
+            and isinstance(i.command, KeepCmd)
+            and _kept_for_ship(i.segment.text)
+        )
+    ]
+
+
+def _kept_for_ship(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` says after its keep that the goods are kept to be shipped (not
+    before: "for the captain phase: keep sugar" is when the order is for)."""
+    verb = any_phrase(vocab.term("KEEP").words).search(text)
+    return verb is not None and _ship_purpose(vocab).search(text, verb.end()) is not None
+
+
+def _no_wharf_then_load(items: list[Parsed | OrderError]) -> list[Parsed | OrderError]:
+    """A no to the wharf in a mail that loads on a cargo ship ("No wharf this time.
+    Indigo on the big ship."): says which ship, not a pass; not read."""
+    if not any(isinstance(i, Parsed) and isinstance(i.command, ShipCmd) for i in items):
+        return items
+    return [
+        i
+        for i in items
+        if not (
+            isinstance(i, Parsed)
+            and i.command == PassCmd(DecisionKind.LOAD)
+            and _wharf_words().search(i.segment.text)
+        )
+    ]
 
 
 _WHOLE = (DecisionKind.MAYOR, DecisionKind.STORE)

@@ -79,6 +79,7 @@ _CLASSES = {
     "_OR": "joint",
     "_THEN": "joint",
     "ART": "filler",
+    "ANY": "any",
     "FILLER": "filler",
 }
 # Which class wins when a word belongs to several terms ("man": a colonist or a verb).
@@ -94,6 +95,7 @@ _PRIORITY = (
     "barrel",
     "name",
     "number",
+    "any",
     "remove",
     "fill",
     "all",
@@ -107,10 +109,11 @@ _PRIORITY = (
     "joint",
     "filler",
 )
-_TOKEN = re.compile(r"\d+|[a-z]+(?:['\-][a-z]+)*|[,:;.!()&+]", re.IGNORECASE)
+_TOKEN = re.compile(r"\d+|[a-z]+(?:['\-][a-z]+)*|[,:;.!()&+]|(?<!\S)-(?!\S)", re.IGNORECASE)
 _MAX_PHRASE = 3
 # Words that end a negation's reach: it excludes what follows it up to here.
-_STOPS = frozenset({",", ";", ".", "!", ":", "(", ")"})
+# (a dash between blanks too: "No wharf this time - indigo on the big ship")
+_STOPS = frozenset({",", ";", ".", "!", ":", "(", ")", "-"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,7 +307,7 @@ class Mention:
 _THINGS = frozenset(
     {
         *("role", "good", "plantation", "quarry", "name", "windrose", "ship", "extra"),
-        *("barrel", "colonist", "number", "size", "draw", "yes", "room"),
+        *("barrel", "colonist", "number", "size", "draw", "yes", "room", "any"),
         *("remove", "fill", "all", "each"),  # (the mayor's: no other decision reads them)
     }
 )
@@ -582,10 +585,21 @@ def _sell(ms: Sequence[Mention], vocab: Vocabulary) -> Proposal | None:
 
 
 def _load(ms: Sequence[Mention], vocab: Vocabulary) -> Proposal | None:
-    allowed = {"good", "ship", "size", "number", "room", "barrel", "name", "verb"}
-    if not _only(ms, allowed) or any(m.negated for m in ms):
-        return None
+    """A load: the goods, their count and the ship or the wharf ("Use my wharf to ship
+    the corn", "sugar on any boat": the ship the default chooses). A no to the wharf
+    alone is read ("No wharf this time - indigo on the big ship": a cargo ship, which a
+    load without the wharf is anyway); any other negation gives up."""
+    allowed = {"good", "ship", "size", "number", "room", "barrel", "name", "verb", "use", "any"}
     wharf = set(vocab.term("WHARF").words)
+    if any(m.negated and not (m.cls == "name" and _words_in(m, wharf)) for m in ms):
+        return None
+    said_no = any(m.negated for m in ms)
+    ms = [m for m in ms if not m.negated]
+    if not _only(ms, allowed) or (said_no and any(_words_in(m, wharf) for m in ms)):
+        return None  # (a no to the wharf and the wharf: which?)
+    ships = [*(m.cls == "ship" for m in ms[1:]), False][: len(ms)]
+    if any(m.cls == "any" and not ship for m, ship in zip(ms, ships, strict=True)):
+        return None  # "any" names a ship only: "any ship", not "any sugar"
     sizes = set(vocab.ship_sizes)
     places: list[str] = []
     count: int | None = None

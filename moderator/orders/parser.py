@@ -440,6 +440,9 @@ class _ToCommand(Transformer[Token, Command]):
             return None  # "on a boat": any ship (the default chooses)
         return int(capacity)
 
+    def on_any_ship(self, *_: Token) -> None:
+        return None  # "on whichever ship": any ship (the default chooses)
+
     def on_wharf(self, *_: Token) -> str:
         return WHARF
 

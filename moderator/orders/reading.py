@@ -79,8 +79,10 @@ def _drops(vocab: Vocabulary) -> tuple[re.Pattern[str], ...]:
     ands = "|".join(phrase(w) for w in vocab.term("_AND").words)
     what = rf"(?P<what>{idle}(?:{thing})(?:\s+(?:{ands})\s+{idle}(?:{thing}))*)"
     # (not where something goes: "the rest can go to San Juan")
-    places = "|".join(phrase(w) for w in (*vocab.term("ON").words, *vocab.term("TO").words))
-    after = rf"(?:{'|'.join(phrase(w) for w in vocab.drops_after) or '(?!)'})(?!\s*(?:{places}))"
+    # (nor how: "the tobacco goes via the wharf")
+    places = "|".join(phrase(w) for w in _words(vocab, "ON", "TO", "WITH"))
+    drops = sorted(vocab.drops_after, key=len, reverse=True)  # "goes back" before "goes"
+    after = rf"(?:{'|'.join(phrase(w) for w in drops) or '(?!)'})(?!\s*(?:{places}))"
     clause = r"(?:^|(?<=[,;.:!\-\u2013\u2014])\s*)"
     out = [re.compile(rf"{clause}{what}\s+(?:{after})\b", re.IGNORECASE)]
     out += [
@@ -1257,8 +1259,10 @@ def has_verb(text: str, vocab: Vocabulary = ENGLISH) -> bool:
 
 @cache
 def _naming_words(vocab: Vocabulary) -> frozenset[str]:
-    """The order words that name something: all but the fillers, articles and numbers."""
+    """The order words that name something: all but the fillers, articles, numbers and
+    the words of any one ("whichever")."""
     idle = {*vocab.fillers, *vocab.term("ART").words, *vocab.term("NUMWORD").words}
+    idle |= {w for phrase in vocab.term("ANY").words for w in phrase.split()}
     return frozenset(w for t in vocab.terms for w in t.words for w in w.split()) - idle
 
 
@@ -1611,6 +1615,13 @@ def readings(
         return f"{verb} {t[first.end() :].strip()}"
 
     out: list[Reading] = []
+    priced = price_asked(base, vocab)
+    if priced is not None:
+        out.append(Reading(priced, 0))
+        if (a := answer(priced)) is not None:
+            out.append(Reading(a, 1))
+    if approved_default(base, vocab):
+        out.append(Reading(vocab.term("DEFAULT").words[0], 0))
     if base.strip() != normalise(text, vocab).strip():
         out.append(Reading(base.strip(), 0))
     if why is not None and why.why and not unreal(why.why, vocab):
@@ -1678,6 +1689,48 @@ def readings(
     elif kind in _PASSABLE and said_pass(base, vocab):
         out.append(Reading("pass", MENTIONS_TIER))
     return [replace(r, phase=phase) for r in out] if phase else out
+
+
+@cache
+def _price_asked(vocab: Vocabulary) -> re.Pattern[str]:
+    claims = "|".join(phrase(w) for w in sorted(vocab.claims, key=len, reverse=True))
+    checks = "|".join(phrase(w) for w in sorted(vocab.checks, key=len, reverse=True))
+    numbers = "|".join(phrase(w) for w in vocab.term("NUMWORD").words)
+    coins = "|".join(phrase(w) for w in vocab.term("DOUBLOON").words)
+    return re.compile(
+        rf"[\s,;:(\-]+(?:(?:{claims})\s+)?(?P<n>\d+|{numbers})\s+(?P<coin>{coins})\b"
+        rf"[\s,]*(?:(?:{checks})\b[\s,]*)*[\s)!.]*$",
+        re.IGNORECASE,
+    )
+
+
+def price_asked(text: str, vocab: Vocabulary = ENGLISH) -> str | None:
+    """``text`` with its question on what the order gives ("sell coffee, that's 6
+    doubloons right?") as the price said with the order ("sell coffee 6 doubloons"),
+    which is checked; None when it asks no such question."""
+    if not vocab.claims:
+        return None
+    found = _price_asked(vocab).search(text)
+    if found is None or not text[: found.start()].strip():
+        return None
+    return f"{text[: found.start()].strip()} {found['n']} {found['coin']}"
+
+
+@cache
+def _approved(vocab: Vocabulary) -> re.Pattern[str]:
+    idle = rf"(?:(?:{'|'.join(phrase(f) for f in vocab.fillers)})\s+)*"
+    use = "|".join(phrase(w) for w in vocab.term("USE").words)
+    said = "|".join(phrase(w) for w in vocab.term("DEFAULT").words)
+    fine = "|".join(phrase(w) for w in sorted(vocab.approvals, key=len, reverse=True))
+    return re.compile(
+        rf"^\s*{idle}(?:(?:{use})\s+{idle})?(?:{said})\s+(?:{fine})[\s.!]*$", re.IGNORECASE
+    )
+
+
+def approved_default(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` accepts the published default in words of ``approvals`` after
+    the word of DEFAULT ("The default is fine", "use the default, that will do")."""
+    return bool(vocab.approvals) and _approved(vocab).match(text) is not None
 
 
 def _phase_kinds(roles: frozenset[Role]) -> frozenset[DecisionKind]:
@@ -1749,6 +1802,7 @@ __all__ = [
     "Reasoned",
     "actual",
     "actual_only",
+    "approved_default",
     "best_order",
     "changing",
     "clauses",
@@ -1769,6 +1823,7 @@ __all__ = [
     "normalise",
     "phase_named",
     "phrase",
+    "price_asked",
     "readings",
     "reason_only",
     "reasoned",

@@ -209,6 +209,18 @@ class Vocabulary:
     # Words of "or" that say the order after them is for when the one before cannot be
     # done ("the harbour, failing that the factory"): a fallback with no condition said.
     fallbacks: tuple[str, ...] = ()
+    # Words after the word of DEFAULT that accept it ("the default is fine", "default will
+    # do"): the published default, as "default" alone.
+    approvals: tuple[str, ...] = ()
+    # Words after a keep that say what the goods are kept for ("Tobacco, I'm keeping the
+    # sugar for shipping"): with a word of SHIP or the captain after them, in a mail with
+    # an order for another decision, the keep is that order's reason, not a storage order.
+    keeps_for: tuple[str, ...] = ()
+    # A question on what the order gives, after it ("Sell one coffee, that's 6 doubloons
+    # right?"): a word of ``claims``, a number and a word of DOUBLOON, then words of
+    # ``checks``: the order with its price, which is checked ("sell coffee for 6").
+    claims: tuple[str, ...] = ()
+    checks: tuple[str, ...] = ()
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -412,7 +424,11 @@ ENGLISH = Vocabulary(
             "goods not kept at the end of the captain phase",
         ),
         Term("EXCEPT", ("except", "but", "apart from"), "except (a good not kept)"),
-        Term("WINDROSE", ("wind rose", "windrose", "compass", "rose"), "the wind rose"),
+        Term(
+            "WINDROSE",
+            ("wind rose", "windrose", "compass", "rose", "top"),
+            "the wind rose (`a tobacco on top`)",
+        ),
         Term(
             "EXTRA",
             (*_s("extra"), "bonus", "bonuses", "privilege", "free", "one more"),
@@ -495,14 +511,19 @@ ENGLISH = Vocabulary(
         Term("NO", ("no", "not", "nope", "nah"), "no"),
         Term("DONT", ("don't", "dont", "do not"), "do not"),
         Term("USE", ("use", "using"), "use"),
-        Term("WITH", ("with", "via"), "with"),
+        Term("WITH", ("with", "via", "through", "thru"), "with, via (`tobacco via the wharf`)"),
         Term("WITHOUT", ("without",), "without"),
         Term("YES", ("yes", "y", "ok", "okay", "yep", "yeah", "sure"), "yes"),
         Term("ON", ("on", "onto", "in", "into", "at", "aboard"), "on"),
         Term("TO", ("to", "->", "=>", "\u2192"), "to"),
         Term("FROM", ("from", "off"), "from"),
-        Term("_AND", ("and", "&"), "and"),
+        Term("_AND", ("and", "&", "plus"), "and"),
         Term("ART", ("a", "an"), "a (one)"),
+        Term(
+            "ANY",
+            ("any", "whichever", "any old"),
+            "any (ship): the ship the default chooses, as `ship sugar` alone",
+        ),
         Term("NUMWORD", tuple(_EN_NUMBERS), "a number"),
         Term("HELP", ("help", "?"), "the guide"),
         Term("STATUS", ("status",), "the state of the game"),
@@ -530,7 +551,8 @@ ENGLISH = Vocabulary(
                 *("please", "pls", "plz", "kindly", "just", "also", "instead", "now"),
                 *("this", "that", "time", "round", "new", "all", "be", "like"),
                 *("would", "will", "shall", "can", "could", "let", "let's", "lets", "we", "am"),
-                *("go", "another", "other", "later", "next", "anything", "do"),
+                *("go", "another", "other", "later", "afterwards", "afterward", "next"),
+                *("anything", "do"),
                 *("card", "cards"),
             ),
             "ignored",
@@ -629,7 +651,11 @@ ENGLISH = Vocabulary(
         "ta",
         "very much",
         "cheers",
-        # Asides on the order's line ("the quarry too", "sell corn as well").
+        # Asides on the order's line ("the quarry too", "sell corn as well"; not the wind
+        # rose, "on top").
+        "on top of that",
+        "on top of this",
+        "on top of it",
         "as well",
         "too",
         "please",
@@ -704,9 +730,15 @@ ENGLISH = Vocabulary(
     ship_sizes=_EN_SHIP_SIZES,
     ship_room=("room", "space", "capacity", "size", "holds", "hold", "holding", "seats"),
     draw_words=(*_s("draw", "flip", "pile", "stack"), "drawing", "flipping"),
-    not_now=("later", "tomorrow", *(f"next {w}" for w in ("round", "time", "turn", "go"))),
+    not_now=(
+        "later",
+        "afterwards",
+        "afterward",
+        "tomorrow",
+        *(f"next {w}" for w in ("round", "time", "turn", "go")),
+    ),
     rounds=("round",),
-    soon=("later",),
+    soon=("later", "afterwards", "afterward"),
     step_joints=("for", "with", "to", "so", "with it", "with that", "using it"),
     clause_leads=("i'd like", "i would like", "i'll have", "i will have", "i want"),
     questions=(
@@ -802,6 +834,19 @@ ENGLISH = Vocabulary(
     ),
     whichevers=("whichever", "which ever", "whatever", "whichever one"),
     fallbacks=("otherwise", "or else", "failing that"),
+    claims=(
+        *("that's", "thats", "that is", "that'll be", "that will be", "it's", "it is"),
+        *("which is", "which gives", "gives", "giving", "makes", "for", "="),
+    ),
+    checks=(
+        *("right", "correct", "yes", "yeah", "isn't it", "is that right", "ok"),
+        *("am i right", "i think", "i believe", "if i'm not mistaken", "innit"),
+    ),
+    keeps_for=("for", "to", "so i can", "so that i can", "so i could"),
+    approvals=(
+        *("is fine", "is ok", "is okay", "is good", "is best", "will do", "works"),
+        *("suits me", "sounds good", "is fine by me", "is fine with me", "please"),
+    ),
     conditionals=(
         *("if", "unless", "provided", "providing", "as long as", "so long as", "in case"),
         *("permitting", "willing", "depending", "depends", "whether", "once", "when"),
@@ -821,6 +866,8 @@ ENGLISH = Vocabulary(
     drops_after=(
         *("can go", "may go", "could go", "can be lost", "may be lost", "can be dumped"),
         *("is not needed", "are not needed", "goes away", "can go away", "goes"),
+        *("goes back", "go back", "can go back", "may go back", "can go back to the supply"),
+        *("goes back to the supply", "go back to the supply", "returns", "can return"),
     ),
     drops_around=(("let", "go"),),
     reasons=(
@@ -1206,6 +1253,19 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"{codes(vocab.whichevers)} (`sugar or tobacco, whichever's left`) or with another "
         "condition (`if it's cheaper`), the one that can be done is, and when several "
         "can you are asked which."
+    )
+    lines.append(
+        f"A question on what a sale gives, after it, with {codes(vocab.claims)} and "
+        f"{codes(vocab.checks)} (`Sell one coffee, that's 6 doubloons right?`), is "
+        "checked as `sell coffee for 6`: done when it gives that, asked back when not."
+    )
+    lines.append(
+        f"Goods you keep {codes(vocab.keeps_for)} ship (`Tobacco, I'm keeping the sugar for "
+        "shipping`), with an order for another decision, are its reason: no storage order."
+    )
+    lines.append(
+        f"`default` followed by {codes(vocab.approvals)} (`the default is fine`) is the "
+        "published default, as `default` alone."
     )
     lines.append(
         "A clause whose subject is another player, after a comma, `and` or `but` or at the "
