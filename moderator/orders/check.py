@@ -10,7 +10,7 @@ from functools import cache
 from typing import cast
 
 from ..engine.actions import Action, DecisionKind
-from ..engine.components import Role
+from ..engine.components import Building, Role
 from ..engine.defaults import default_action
 from ..engine.game import Decision, Game
 from .commands import (
@@ -23,6 +23,7 @@ from .commands import (
     PassCmd,
     RoleCmd,
     ServiceCommand,
+    Share,
     ShipCmd,
     WharfCmd,
     is_absence,
@@ -39,7 +40,16 @@ from .errors import (
     Question,
 )
 from .format import format_action, legal_orders
-from .parser import Alternative, Parsed, Segment, parse_mail, parse_order, password, read_mail
+from .parser import (
+    Alternative,
+    Parsed,
+    Segment,
+    parse_mail,
+    parse_order,
+    password,
+    read_mail,
+    whole_colonists,
+)
 from .questions import hesitation, question, undecided, undecided_only
 from .queue import (
     DecisionKey,
@@ -373,6 +383,8 @@ def check_mail(
     # (read for the decision he gets later in this phase when he has none now)
     read_as = coming(game, seat) if decision is None else decision.kind
     read = read_mail(text, read_as, _own_names(game, seat), _other_names(game, seat))
+    if decision is not None and decision.kind is DecisionKind.MAYOR:
+        read = whole_colonists(read, _own_names(game, seat))
     parsed = [item for _, item in read]
     # The order each error is for, to tell a greeting or a signature that shares a line
     # with an order ("Thanks, Anna").
@@ -575,6 +587,8 @@ def check_mail(
                     now_item = _answered(seg, game_command, action, game, seat, reading, loose)
                     report.accepted.append(now_item)
                     continue
+            if decision is not None and decision.kind is DecisionKind.STORE:
+                _storage_not_colonists(game_command)
             key = decision_key(game_command, game, seat)
             if key is None:
                 raise IllegalOrder(asked_now(game, seat))
@@ -908,6 +922,25 @@ def _may_decline(item: Accepted, legal: list[str]) -> bool:
 
 # The decisions whose order takes a colonist too, and the building he comes from.
 _WITH_COLONIST = {DecisionKind.SETTLE: "hospice", DecisionKind.BUILD: "university"}
+
+
+_WAREHOUSES = frozenset({Building.SMALL_WAREHOUSE, Building.LARGE_WAREHOUSE})
+
+
+def _storage_not_colonists(command: GameCommand) -> None:
+    """Refuse a colonist order that only puts colonists in a warehouse while goods are
+    stored ("put both in the warehouse", "put the guys in the warehouse"): it is about
+    the goods, never kept for the next mayor phase."""
+    if not isinstance(command, MayorCmd) or command.extra is not None or command.removals:
+        return
+    targets = [
+        t for p in command.placements for t in (p.targets if isinstance(p, Share) else (p.target,))
+    ]
+    if targets and all(t.buildings and set(t.buildings) <= _WAREHOUSES for t in targets):
+        raise IllegalOrder(
+            'goods are stored now: write which goods you keep ("keep sugar in warehouse"); '
+            "colonists are placed in the mayor phase"
+        )
 
 
 # Where a heading or the writer's words before an order may end on its line.

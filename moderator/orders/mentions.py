@@ -144,6 +144,9 @@ def _lexicon(vocab: Vocabulary) -> dict[tuple[str, ...], str]:
         *((w, "room") for w in vocab.ship_room),
         *((w, "draw") for w in vocab.draw_words),
         *((w, "verb") for w in vocab.role_verbs if tuple(w.split()) not in out),
+        # (the mayor's reading only: to every other one they are words it does not read)
+        *((w, "asis") for w in vocab.unchanged),
+        *((w, "mark") for w in vocab.field_marks),
     ):
         out[tuple(words.split())] = cls
     # A word that names a role by what it does ("I'd like to trade") keeps its class
@@ -313,6 +316,9 @@ _THINGS = frozenset(
 )
 # What an extra may be of as one thing with it ("no extra colonist", "a free colonist").
 _EXTRA_OF = frozenset({"colonist"})
+# Classes of words no reading by mentions reads (the mayor's reads "asis" and "mark"
+# words before it looks at the mentions: _mayor_words).
+_UNREAD = frozenset({"other", "asis", "mark"})
 # Words a negation passes over to the thing after them ("don't use the university"),
 # and that it says no to when nothing follows ("don't use it").
 _THROUGH = frozenset({"use", "verb"})
@@ -342,7 +348,7 @@ def mentions_of(words: Sequence[Word], vocab: Vocabulary = ENGLISH) -> list[Ment
     """The things named, in order, with their negations; None when a word names
     something outside orders ("status", "away") or a negation or a "but" excludes
     nothing the reading can tell."""
-    if any(w.cls == "other" for w in words) or _acts_on(words, vocab):
+    if any(w.cls in _UNREAD for w in words) or _acts_on(words, vocab):
         return None
     words = [w for w in words if w.cls != "chat"]
     hacienda = set(vocab.term("HACIENDA").words)
@@ -818,6 +824,117 @@ def _mayor_tokens(words: Sequence[Word], vocab: Vocabulary) -> list[list[_Tok]] 
     return [c for c in clauses if c]
 
 
+# Classes that name what a colonist order is about: a clause with one says more than
+# that the board stays as it is.
+_NAMING = frozenset({"name", "good", "plantation", "quarry", "number", "extra", "colonist"})
+
+
+def _unchanged(part: Sequence[Word], vocab: Vocabulary) -> bool:
+    """Whether the words say only that the rest of the board stays as it is ("everything
+    else stays where it is", "don't touch anything else", "same as now"): a word of the
+    table's ``unchanged`` or AS_IS's, no place, count or colonist, and a no only before
+    a word of ``unchanged`` ("touch")."""
+    as_is = {*vocab.term("AS_IS").words, *vocab.term("LEAVE").words}
+    everything = {*vocab.term("EVERYTHING").words, "everything else"}
+    said = [w for w in part if w.cls != "filler" and w.text not in everything]
+    if not any(w.cls == "asis" or w.text in as_is for w in said):
+        return False
+    if any(w.cls in _NAMING or w.cls == "all" for w in said):
+        return False  # "the rest stay where they are": the colonists not placed
+    nos = [i for i, w in enumerate(said) if w.cls == "not"]
+    if any(i + 1 >= len(said) or said[i + 1].cls != "asis" for i in nos):
+        return False
+    stay = set(vocab.term("STAY").words)
+    return all(w.cls in ("asis", "not") or w.text in as_is or w.text in stay for w in said)
+
+
+def _mayor_words(words: Sequence[Word], vocab: Vocabulary) -> list[Word] | None:
+    """The words of a colonist order without the clauses that keep the rest of the board
+    as it is, and without the words that pick a plantation of a kind ("my second sugar
+    field": a colonist on sugar); None when such a word stands elsewhere ("empty the
+    quarry")."""
+    parts: list[list[Word]] = [[]]
+    for w in words:
+        if w.cls in ("stop", "joint"):
+            parts.append([w])
+        else:
+            parts[-1].append(w)
+    out: list[Word] = []
+    for part in parts:
+        body = part[1:] if part and part[0].cls in ("stop", "joint") else part
+        if body and _unchanged(body, vocab):
+            if part[0].cls == "stop":
+                out.append(part[0])
+            continue
+        out += part
+    kept: list[Word] = []
+    for i, w in enumerate(out):
+        if w.cls == "mark":
+            before = out[i - 1] if i else None
+            after = out[i + 1 : i + 3]
+            if (
+                before is None
+                or before.cls != "filler"
+                or not after
+                or not (
+                    after[0].cls == "quarry" or [x.cls for x in after] == ["good", "plantation"]
+                )
+            ):
+                return None  # "empty the quarry", "the second sugar": not a field picked
+            continue
+        if w.cls == "asis":
+            return None
+        kept.append(w)
+    while kept and kept[0].cls in ("stop", "joint"):
+        kept.pop(0)
+    return kept
+
+
+def _from_san_juan(clause: Sequence[_Tok], vocab: Vocabulary) -> list[_Tok]:
+    """The clause with San Juan named for the colonists in it read as colonists ("the two
+    in San Juan go to the tobacco storage", "my San Juan guys both to the sugar mill"):
+    before another place, and not after "stay"; and with the colonists before "both" or
+    "everyone" dropped ("the new colonists both go to ...")."""
+    san_juan = set(vocab.term("SAN_JUAN").words)
+    out: list[_Tok] = []
+    for i, t in enumerate(clause):
+        later = [x for x in clause[i + 1 :] if x.kind == "place" and x.text not in san_juan]
+        stayed = any(x.kind == "stay" for x in clause[:i])
+        if t.kind == "place" and t.text in san_juan and later and not stayed:
+            while out and out[-1].kind in ("on", "from"):
+                out.pop()
+            t = _Tok("colonist")
+        out.append(t)
+    while len(out) > 1 and out[0].kind == "colonist" and out[1].kind in ("colonist", "all"):
+        out.pop(0)  # "the new colonists both ...", "my San Juan guys both ..."
+    if len(out) > 1 and [t.kind for t in out[:2]] == ["number", "all"] and out[1].text == "both":
+        if out[0].text != "2":
+            return [_Tok("number", "0")]  # "three both": no count of one place
+        out.pop(1)  # "the other two both to the roaster"
+    return out
+
+
+def _group(clause: Sequence[_Tok], vocab: Vocabulary) -> int | None:
+    """The count of a clause that only names the colonists being placed ("the three new
+    ones:", "both my new guys:", "my two in San Juan:"); 0 when it names them without a
+    count; None when the clause says more."""
+    san_juan = set(vocab.term("SAN_JUAN").words)
+    clause = [t for t in clause if not (t.kind == "place" and t.text in san_juan)]
+    if len(clause) > 1 and clause[-1].kind == "on":
+        clause = clause[:-1]  # "the two in San Juan"
+        if not any(t.kind == "number" for t in clause):
+            return None
+        clause = [*clause, _Tok("colonist")]
+    kinds = [t.kind for t in clause]
+    if "colonist" not in kinds or not set(kinds) <= {"number", "colonist", "all"}:
+        return None
+    counts = [int(t.text) for t in clause if t.kind == "number"]
+    counts += [2 for t in clause if t.kind == "all" and t.text == "both"]
+    if any(t.kind == "all" and t.text != "both" for t in clause) or len(counts) > 1:
+        return None
+    return counts[0] if counts else 0
+
+
 def _stays(clause: Sequence[_Tok], vocab: Vocabulary) -> bool:
     """Whether the clause keeps the colonists not placed in San Juan ("the other one
     stays in San Juan", "the rest stay in San Juan")."""
@@ -881,7 +998,13 @@ def _extra_said(clause: Sequence[_Tok]) -> bool | None:
 def _pairs(clause: Sequence[_Tok]) -> list[tuple[int, str]] | None:
     """Counts and places alone ("2 roaster 1 uni", "roaster 2 uni 1", "2 to the roaster
     and 1 to the uni"), each count with its place; None unless they pair up one way."""
-    items = [t for t in clause if t.kind not in ("colonist", "and", "on")]
+    # (a verb before "to" only says they go there: "the two new ones go into the mill")
+    items = [
+        t
+        for i, t in enumerate(clause)
+        if t.kind not in ("colonist", "and", "on")
+        and not (t.kind == "put" and [x.kind for x in clause[i + 1 : i + 2]] == ["on"])
+    ]
     if len(items) < 2 or len(items) % 2 or any(t.kind not in ("number", "place") for t in items):
         return None
     first = items[0].kind
@@ -969,7 +1092,7 @@ def _colonist_clause(
             return None
         how = "fill" if word.kind == "fill" else ("both" if word.text == "both" else "all")
         return [], [(how, w) for w in places], False
-    pairs = _pairs(clause)
+    pairs = _pairs(clause[1:] if kinds[0] == "put" else clause)  # ("put two on the mill")
     if pairs is not None:
         return [], [(str(c), w) for c, w in pairs], clause[0].kind == "place"
     return None
@@ -997,8 +1120,15 @@ def _mayor(words: Sequence[Word], vocab: Vocabulary) -> Proposal | None:
     stay = False  # the colonists not placed stay in San Juan, said so
     kept = ""  # how many stay there, when said
     each_used = False  # the places after "one on each:" were named
-    for clause in clauses:
+    group: int | None = None  # the count of the colonists named before their places
+    taken = False  # the clause before took the extra colonist: "it" may be placed next
+    for at, clause in enumerate(clauses):
+        clause = _from_san_juan(clause, vocab)
         kinds = {t.kind for t in clause}
+        if at + 1 < len(clauses) and group is None and (n := _group(clause, vocab)) is not None:
+            # "the three new ones: two on the roaster, one on the university"
+            group = n
+            continue
         if "stay" in kinds and "extra" not in kinds and _stays(clause, vocab):
             # "the other one stays in San Juan": that many, and no more
             stays = [t.text for t in clause if t.kind == "number"]
@@ -1027,7 +1157,24 @@ def _mayor(words: Sequence[Word], vocab: Vocabulary) -> Proposal | None:
             extra = said
             asked_extra = "not" not in kinds and "yes" not in kinds and "take" not in kinds
             board = False
+            taken = said and not asked_extra
             continue
+        if (
+            taken
+            and kinds <= {"put", "on", "place"}
+            and [t.kind for t in clause][-2:]
+            == [
+                "on",
+                "place",
+            ]
+        ):
+            # "Yes to the extra colonist. It goes on my empty sugar field."
+            if sum(t.kind == "place" for t in clause) != 1:
+                return None
+            placements.append(("1", clause[-1].text))
+            taken = False
+            continue
+        taken = False
         if kinds <= {"not", "yes"}:
             # "Extra colonist: no thanks": the answer of the clause before
             if not asked_extra or len(clause) != 1:
@@ -1076,6 +1223,14 @@ def _mayor(words: Sequence[Word], vocab: Vocabulary) -> Proposal | None:
     places = [w for _, w in (*removals, *placements)]
     if len(set(places)) != len(places):
         return None  # a place named twice: which count is meant?
+    if group:
+        # the colonists counted before their places: the places take that many
+        counted = [int(n) for n, _ in placements if n.isdigit()]
+        total = sum(counted)
+        if removals or len(counted) != len(placements):
+            return None  # ("him and the two new ones": not modelled)
+        if group != total and not (stay and group > total):
+            return None
     if board and placements and not removals:
         # counts after their places only: the board as it is to end, or colonists added
         return Proposal((", ".join(f"{w} {n}" for n, w in placements),))
@@ -1116,7 +1271,11 @@ def by_mentions(
     ms = mentions_of(words)
     if kind is DecisionKind.MAYOR:
         # (its own reading of the words: negations and lists are read there)
-        return _mayor(words, vocab) if ms is not None and _verbs_fit(ms, kind, vocab) else None
+        said = _mayor_words(words, vocab)
+        ms = mentions_of(said) if said else None
+        return (
+            _mayor(said, vocab) if said and ms is not None and _verbs_fit(ms, kind, vocab) else None
+        )
     if not ms or any(m.negated for m in ms if m.cls == "yes"):
         return None  # "not sure, coffee"
     kinds = _FOLLOWS.get(kind, (kind,)) if kind is not None else _ALL

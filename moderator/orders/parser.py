@@ -60,7 +60,7 @@ from .commands import (
     target_kind,
 )
 from .errors import OrderError, OrderSyntaxError
-from .mentions import mentions_of, words_of
+from .mentions import by_mentions, mentions_of, words_of
 from .queue import role_kinds
 from .reading import (
     MENTIONS_TIER,
@@ -1221,6 +1221,46 @@ def read_mail(
     return out
 
 
+def whole_colonists(
+    read: list[tuple[Segment, Parsed | OrderError]], own: frozenset[str] = frozenset()
+) -> list[tuple[Segment, Parsed | OrderError]]:
+    """A mayor's mail whose lines are one colonist order read whole when some of them
+    cannot be read alone ("Yes please to the extra colonist." / "It goes on my empty
+    sugar field." / "The other two both to the coffee roaster."): the sentences joined
+    and read by what they name (mentions._mayor), as one order. ``read`` as it was when
+    no line is left unread, a line is no colonist order, or the whole says nothing."""
+    if not any(isinstance(item, OrderSyntaxError) for _, item in read):
+        return read
+    names = re.compile(
+        r"\b(?:" + "|".join(re.escape(n) for n in sorted(own, key=len, reverse=True)) + r")\b",
+        re.IGNORECASE,
+    )
+    said: list[Segment] = []
+    for seg, _ in read:
+        text = names.sub(" ", seg.text) if own else seg.text
+        words = words_of(text)
+        if words is not None and all(w.cls in ("filler", "stop") for w in words):
+            continue  # a greeting or the signature ("Hi all,", "Thanks, Anna")
+        said.append(seg)
+    if len(said) < 2:
+        return read
+    joined = " ".join(
+        s.text.strip() if s.text.strip()[-1:] in ".;:!," else f"{s.text.strip()}." for s in said
+    )
+    found = by_mentions(joined, DecisionKind.MAYOR)
+    if found is None or len(found.texts) != 1:
+        return read
+    try:
+        command = parse_order(found.texts[0])
+    except OrderError:
+        return read
+    if not isinstance(command, MayorCmd):
+        return read
+    first = said[0]
+    seg = Segment(first.line_no, first.line, first.column, joined)
+    return [(seg, Parsed(seg, command, found.texts[0]))]
+
+
 def colonist_order(text: str) -> MayorCmd | None:
     """``text`` as a colonist order of the mayor phase, where the decision asked says
     what it is for and it needs no verb ("1 to sugar, 2 to coffee roaster", "the corn
@@ -1402,8 +1442,29 @@ def _headed(text: str) -> MayorCmd | None:
         return said.merged(body)
     words = re.findall(r"[\w']+", m.group(1).lower())
     if words and all(w.isdigit() or w in _heading_words() for w in words):
-        return body
+        return body if _adds_up(words, body) else None
     return None
+
+
+def _adds_up(heading: list[str], body: MayorCmd) -> bool:
+    """Whether the count a heading says ("My 3 colonists:") is the number the list after
+    it places, when it says one and the list counts them all ("the four new ones: two
+    on the roaster, one on the university" is no layout of three)."""
+    said = [int(w) if w.isdigit() else ENGLISH.numbers.get(w) for w in heading]
+    counts = [n for n in said if n is not None]
+    if not counts:
+        return True
+    placed = [p.count if isinstance(p, Move) and not p.rest else None for p in body.placements]
+    if len(counts) > 1 or None in placed:
+        return False  # two counts, or a share the count may not fit: never guessed
+    total = sum(n for n in placed if n is not None)
+    # (the colonists taken off are placed again besides the count: "My 3 colonists: 1
+    # from corn, 2 to the roaster, 1 to the university, 1 to sugar")
+    removed = [r.count for r in body.removals]
+    sums = {total} | ({total - sum(n for n in removed if n is not None)} if removed else set())
+    if None in removed:
+        sums = {total}
+    return any(counts[0] >= n if body.stay else counts[0] == n for n in sums)
 
 
 def _leads_to(command: Command, kind: DecisionKind | None) -> DecisionKind | None:

@@ -151,6 +151,14 @@ class Vocabulary:
     # a sale of the most valuable good the trading house takes, the craftsman's and the
     # storage's published defaults (which keep the most valuable).
     best: tuple[str, ...] = ()
+    # The mayor's colonists: words that say the rest of the board stays as it is, with
+    # AS_IS's and "everything else" ("everything else stays where it is", "don't touch
+    # anything else", "same as now, plus ..."): the clause orders nothing more.
+    unchanged: tuple[str, ...] = ()
+    # Words before a plantation or a quarry that pick one of its kind by its place or
+    # state ("my second sugar field", "my empty tobacco field"): a colonist on that kind,
+    # which the board gives only where one of them has room.
+    field_marks: tuple[str, ...] = ()
     # What would have been and cannot be (reading.unreal): a clause with a word of
     # ``unreal`` ("if I had", "I wanted") or a ``modal_perfects`` phrase before one of
     # ``participles`` ("I'd have taken corn") orders nothing. The order is the clause
@@ -441,6 +449,7 @@ ENGLISH = Vocabulary(
             (
                 *_s("colonist", "worker", "guy", "person", "meeple", "labourer", "laborer"),
                 *("man", "men", "people", "ones", "folks", "him", "her"),
+                *_s("newcomer", "newbie"),
             ),
             "a colonist",
         ),
@@ -481,7 +490,11 @@ ENGLISH = Vocabulary(
             ),
             "the colonists not placed (they stay in San Juan)",
         ),
-        Term("STAY", (*_s("stay", "remain"), *_ing("stay")), "stay (in San Juan)"),
+        Term(
+            "STAY",
+            (*_s("stay", "remain", "wait", "sit"), *_ing("stay", "wait"), "sitting"),
+            "stay (in San Juan)",
+        ),
         Term("LEAVE", ("leave", "leaves", "leaving"), "leave (colonists as they are)"),
         Term("EVERYTHING", ("everything",), "everything (no change)"),
         Term(
@@ -803,6 +816,14 @@ ENGLISH = Vocabulary(
     apologies=("sorry",),
     times=("when", "whenever", "once", "after", "by the time", "as soon as"),
     unmanned=("unmanned", "vacant", "unoccupied", "unstaffed", "supply"),
+    unchanged=(
+        *("where", "where it is", "where it was", "where they were", "as it is", "as it was"),
+        *("as now", "touch", "touches", "anything else", "nothing else", "same as now"),
+    ),
+    field_marks=(
+        *("empty", "unmanned", "vacant", "unoccupied", "unstaffed", "unused", "idle"),
+        *("spare", "first", "second", "third"),
+    ),
     best=(
         *("most valuable", "worth most", "worth the most", "pays most", "pays the most"),
         *("priciest", "most expensive", "highest value", "highest-value", "best value"),
@@ -1285,6 +1306,13 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"but leave it unmanned`). {codes(vocab.best)} ask for the most valuable kind: "
         "a sale of the most valuable good the trading house takes, and the craftsman's "
         "barrel or the storage by their defaults (`sell whichever is worth most`)."
+    )
+    lines.append(
+        f"In a colonist order, {codes(vocab.unchanged)} and the words of `as it is` say "
+        "the rest of the board stays as it is (`everything else stays where it is`, `don't "
+        f"touch anything else`): nothing more is ordered. {codes(vocab.field_marks)} before "
+        "a plantation pick one of its kind (`my empty tobacco field`): a colonist goes on "
+        "one of that kind with room."
     )
     lines.append(
         "A word with one letter wrong, added, missing or two letters swapped, or the "
