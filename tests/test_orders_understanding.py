@@ -1212,3 +1212,17 @@ def test_an_order_after_a_question_on_its_line_answers_it() -> None:
     assert [a.meaning for a in answered.accepted] == ["settle sugar"], answered.render()
     for still in ("Sugar. Or a second coffee? Let me think.", "Sugar or coffee? Not sure yet."):
         assert check_mail(still, game, 0).actions == [], still
+
+
+def test_a_correction_puts_instead_only_an_order_of_the_same_decision() -> None:
+    """ "captain, I'd rather trader" takes the trader; "no sale, I'd rather ship" says
+    what the player means to do later, not an order put instead of the sale: nothing
+    is done or kept."""
+    game = load_position("role")
+    assert [a.meaning for a in check_mail("captain, I'd rather trader", game, 0).accepted] == [
+        "role trader"
+    ]
+    trade = load_position("trade-market")
+    seat = trade.deciding()[0]
+    report = check_mail("no sale, I'd rather ship", trade, seat)
+    assert report.actions == [] and report.queued == [], report.render()

@@ -1390,6 +1390,14 @@ def _remarked(
     return None
 
 
+def _same_decision(command: Command, kind: DecisionKind | None) -> bool:
+    """Whether ``command`` is for the decision of ``kind`` (or the tile after the
+    hacienda's); any, with none asked."""
+    target = target_kind(command)
+    after = DecisionKind.SETTLE if kind is DecisionKind.HACIENDA else kind
+    return kind is None or target in (None, kind, after)
+
+
 def _slipped_elsewhere(parsed: Parsed, kind: DecisionKind | None) -> bool:
     """Whether ``parsed`` is an order only with slips corrected, and for another
     decision than the one asked."""
@@ -1531,6 +1539,8 @@ def _parse_segment(
                 command = said
             if not _in_phase(reading, command):
                 continue  # "when the trader comes: ..." and no sale
+            if reading.instead and not _same_decision(command, kind):
+                continue  # "no sale, I'd rather ship": no sale's correction
             if all(a.command != command for a in found):
                 tier = 0 if literal is not None else reading.tier
                 found.append(Alternative(replace(reading, tier=tier), command))

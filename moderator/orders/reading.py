@@ -364,6 +364,7 @@ class Reading:
     phase: frozenset[Role] = frozenset()  # the roles whose phase it is said to be for
     why: bool = False  # the reason given with the order, read to tell it is no order
     fallback: bool = False  # an order of a fallback: one that cannot be done is passed
+    instead: bool = False  # what a correction puts instead: only an order of the same decision
 
 
 _LABEL = re.compile(
@@ -1632,9 +1633,10 @@ def readings(
     # ("Captain? no - trader").
     fix = _correction(vocab).search(text.translate(_APOSTROPHES))
     if fix and base[fix.end() :].strip():
-        out.append(Reading(base[fix.end() :].strip(), 0))
+        # ("no sale, I'd rather ship" puts no order of the sale instead: a plan)
+        out.append(Reading(base[fix.end() :].strip(), 0, instead=True))
         if (a := answer(base[fix.end() :])) is not None:
-            out.append(Reading(a, 1))
+            out.append(Reading(a, 1, instead=True))
     # A taking-back that starts the order ("No wait, make that indigo", on a line or in
     # a sentence of its own): the order is what follows it.
     back = correction(base, vocab)
