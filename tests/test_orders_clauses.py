@@ -88,6 +88,8 @@ def test_what_would_have_been_alone_is_never_done(position: str) -> None:
         f"If I had the money, I'd {first}",
         f"I'd {first} if I had the money",
         f"I would {first} if I were you",
+        f"I'd {first} if it were cheaper",
+        f"I'd {first} if it was cheaper",
         f"If I had more money I'd {first}, I'll {second}",
         f"Had I known, I'd {first}",
     ]

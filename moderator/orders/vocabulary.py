@@ -833,7 +833,8 @@ ENGLISH = Vocabulary(
         *("if i had", "if i'd", "if i were", "if i was", "if only", "had i", "were i"),
         *("i wish", "wanted", "had wanted", "was hoping", "had hoped", "was planning"),
         *("had planned", "meant to", "was going to", "was gonna", "were it not"),
-        *("if it weren't", "if it wasn't", "if not for"),
+        *("if it weren't", "if it wasn't", "if not for", "if it were", "if it was"),
+        *("if they were", "were it"),
     ),
     modal_perfects=(
         *("would have", "would've", "'d have", "'d've", "could have", "could've"),
