@@ -1226,3 +1226,27 @@ def test_a_correction_puts_instead_only_an_order_of_the_same_decision() -> None:
     seat = trade.deciding()[0]
     report = check_mail("no sale, I'd rather ship", trade, seat)
     assert report.actions == [] and report.queued == [], report.render()
+
+
+def test_a_second_load_that_takes_the_first_back_replaces_it() -> None:
+    """Loads come round again, so a second load in a mail is kept for a later turn;
+    not one that takes the first back ("Indigo on the 5. Hmm, no - wharf the indigo
+    instead."): it replaces the first."""
+    game = load_position("load-wharf")
+    seat = game.deciding()[0]
+    text = "Indigo on the 5. Hmm, no - wharf the indigo instead."
+    report = check_mail(text, game, seat)
+    assert [a.meaning for a in report.accepted] == ["wharf indigo"], report.render()
+    assert report.queued == [], report.render()
+
+
+@pytest.mark.parametrize("good", list(Good))
+def test_a_good_cut_short_is_never_passed_over_as_chat(good: Good) -> None:
+    """ "tob via wharf": "tob" starts "tobacco"; passed over, the wharf's default kind
+    would be loaded. A word of three letters that starts a word of the table gives up
+    (or, a clear slip, "cor", is read as the word)."""
+    game = load_position("load-wharf")
+    seat = game.deciding()[0]
+    report = check_mail(f"{good.label[:3]} via wharf", game, seat)
+    assert [a.meaning for a in report.accepted] in ([], [f"wharf {good.label}"]), report.render()
+    assert report.queued == [], report.render()

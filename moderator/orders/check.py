@@ -536,7 +536,9 @@ def check_mail(
                 decision is not None
                 and kind in (None, decision.kind)
                 and now_line is not None
-                and decision.kind is not DecisionKind.LOAD  # loads come round again
+                # (loads come round again: a second one is for a later turn, unless it
+                # takes the first back: "Indigo on the 5. Hmm, no - wharf the indigo")
+                and (decision.kind is not DecisionKind.LOAD or _takes_back(seg))
             ):
                 if now_item is not None:
                     # A second answer to the decision asked: the same (nothing to do),

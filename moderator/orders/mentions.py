@@ -167,6 +167,10 @@ _PLURALS = ("s", "es")
 # changed only in a long name of a thing ("suger", not "built" for "build").
 _SLIPS = frozenset({"doubled", "dropped", "swapped", "moved"})
 _CHANGED_MIN = 5
+# A word of this many letters at the most that starts a word of the table is that word
+# cut short ("tob via wharf"): the reading gives up (a longer one may be a word of its own:
+# "mark me down").
+_CUT_SHORT = 3
 # Endings of a contraction: the word before them is read ("you're" is "you").
 _CONTRACTION = re.compile(r"'(?:s|re|ll|d|ve|m)$")
 
@@ -205,6 +209,10 @@ def _slip(token: str, vocab: Vocabulary) -> Word | None:
         (meant,) = common
         rivals = {w for w, kind in slips.items() if kind != "added"}
         return Word(targets[meant], meant) if rivals == common else None
+    if len(token) <= _CUT_SHORT and any(
+        len(w) > len(token) and w.startswith(token) for w in targets
+    ):
+        return None  # "tob", "cof": a word of the table cut short, maybe another thing
     for w, cls in targets.items():
         extra = len(token) - len(w)
         if 0 < extra <= _MAX_AFFIX and (token.startswith(w) or token.endswith(w)):
