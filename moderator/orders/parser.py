@@ -67,6 +67,7 @@ from .reading import (
     Heading,
     Reading,
     clauses,
+    conditioned,
     detail_said,
     detail_tail,
     has_verb,
@@ -1372,7 +1373,7 @@ def _remarked(
         if m.start() == 0 or m.end() >= len(seg.text.rstrip()):
             continue
         first, second = _part(seg, 0, m.start()), _part(seg, m.end(), len(seg.text))
-        if not remark(second.text) or not remark(first.text, head=True):
+        if not remark(second.text) or conditioned(first.text):
             continue
         head = _parse_segment(first, kind, own)
         if not isinstance(head, Parsed) or len(head.alternatives) > 1:

@@ -227,16 +227,48 @@ _DETAIL_ANSWER = ("COLONIST", "YES", "NO", "DONT", "WITHOUT", "WITH", "PASS")
 _DETAIL_JOINING = ("ON", "TO", "FROM", "_AND", "PLACE", "LEAVE", "EMPTY")
 
 
+@dataclass(frozen=True, slots=True)
+class _DetailWords:
+    """The single words detail_said tells apart, made once per vocabulary."""
+
+    building: frozenset[str]  # the hospice's and the university's
+    hospice: frozenset[str]
+    answer: frozenset[str]  # _DETAIL_ANSWER's
+    allowed: frozenset[str]  # the buildings, the answers and the joining words
+    away: frozenset[str]  # saying the colonist stays away: LEAVE, EMPTY, ``unmanned``
+    unmanned: frozenset[str]
+    colonist: frozenset[str]
+    yes: frozenset[str]
+    no: frozenset[str]  # NO and DONT: a refusal ("I don't want it")
+    taking: frozenset[str]  # TAKE's ("I don't want the hospice worker")
+    moving: frozenset[str]  # MOVE's ("the university colonist goes on it")
+    placing: frozenset[str]  # PLACE's and MOVE's that are no word of a colonist
+    source: frozenset[str]  # FROM's ("no colonist from the hospice")
+    counts: frozenset[str]  # the number words
+
+
 @cache
-def _detail_words(
-    vocab: Vocabulary,
-) -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
-    """The buildings, the answers, every word allowed, and the words saying the colonist
-    stays away (LEAVE, EMPTY, ``unmanned``)."""
+def _detail_words(vocab: Vocabulary) -> _DetailWords:
     building, answer = _term_parts(vocab, _DETAIL_TERMS), _term_parts(vocab, _DETAIL_ANSWER)
-    away = _term_parts(vocab, ("LEAVE", "EMPTY")) | {p for w in vocab.unmanned for p in w.split()}
-    allowed = building | answer | _term_parts(vocab, _DETAIL_JOINING)
-    return building, answer, allowed, away
+    unmanned = frozenset(p for w in vocab.unmanned for p in w.split())
+    colonist = frozenset(vocab.term("COLONIST").words)
+    moving = _term_parts(vocab, ("MOVE",))
+    return _DetailWords(
+        building=building,
+        hospice=frozenset(vocab.term("HOSPICE").words),
+        answer=answer,
+        allowed=building | answer | _term_parts(vocab, _DETAIL_JOINING),
+        away=_term_parts(vocab, ("LEAVE", "EMPTY")) | unmanned,
+        unmanned=unmanned,
+        colonist=colonist,
+        yes=frozenset(vocab.term("YES").words),
+        no=_term_parts(vocab, ("NO", "DONT")),
+        taking=_term_parts(vocab, ("TAKE",)),
+        moving=moving,
+        placing=(_term_parts(vocab, ("PLACE",)) | moving) - colonist,
+        source=_term_parts(vocab, ("FROM",)),
+        counts=_term_parts(vocab, ("NUMWORD",)),
+    )
 
 
 def detail_said(text: str, vocab: Vocabulary = ENGLISH) -> str | None:
@@ -249,38 +281,33 @@ def detail_said(text: str, vocab: Vocabulary = ENGLISH) -> str | None:
     buildings, an answer and the words joining them); it places a colonist anywhere
     but on "it" ("put him in the university" is the mayor's); or, naming no building,
     it says no yes or no to a colonist ("Colonists:", "Hey folks")."""
-    building, answer, allowed, away = _detail_words(vocab)
+    w = _detail_words(vocab)
     found = {m.group(0).lower() for m in _WORD.finditer(text)}
     named = found & _naming_words(vocab)
-    colonist = set(vocab.term("COLONIST").words)
-    unmanned = found & {p for w in vocab.unmanned for p in w.split()}
     said_no = negation(vocab).search(text) is not None
-    moving = _term_parts(vocab, ("MOVE",))
-    if said_no:
-        allowed |= _term_parts(vocab, ("TAKE",))  # "I don't want the hospice worker"
-    if not named & _term_parts(vocab, ("FROM",)):
-        allowed |= moving  # "the university colonist goes on it"
-    if not named <= allowed or "?" in text or found & _term_parts(vocab, ("NUMWORD",)):
+    allowed = w.allowed | (w.taking if said_no else frozenset())
+    if not named & w.source:
+        allowed |= w.moving
+    if not named <= allowed or "?" in text or found & w.counts:
         return None
     if any(c.isdigit() for c in text):
         return None  # a count: a colonist order ("take 1 from the university")
     on_it = _on_it(vocab).search(text) is not None
-    if named & (_term_parts(vocab, ("PLACE",)) | moving) - colonist and not on_it:
+    if named & w.placing and not on_it:
         return None  # "put him in the university": a placement
-    yes = bool(named & set(vocab.term("YES").words)) or (on_it and not said_no)
-    no = said_no or bool(found & away)
-    if not named & building:
-        if not (named & colonist or unmanned) or not (yes or no):
+    yes = bool(named & w.yes) or (on_it and not said_no)
+    no = said_no or bool(found & w.away)
+    if not named & w.building:
+        if not (named & w.colonist or found & w.unmanned) or not (yes or no):
             return None  # "Colonists:", "Hey folks": no answer said
-    elif not (named & answer or unmanned or on_it):
+    elif not (named & w.answer or found & w.unmanned or on_it):
         return None  # "the university": the building alone
     if yes == no:
         return text.strip().rstrip(".!")
     if yes:
         return ""
-    hospice = named & set(vocab.term("HOSPICE").words)
-    university = named & set(vocab.term("UNIVERSITY").words)
-    return "no " + ("hospice" if hospice else "university" if university else "colonist")
+    university = named & (w.building - w.hospice)
+    return "no " + ("hospice" if named & w.hospice else "university" if university else "colonist")
 
 
 @cache
@@ -333,9 +360,9 @@ def detail_tail(text: str, vocab: Vocabulary = ENGLISH) -> tuple[int, list[str]]
 def _refuses_only(text: str, vocab: Vocabulary) -> bool:
     """Whether ``text`` only says no ("I don't want it"): a no, and of the order words
     only the words of wanting."""
+    w = _detail_words(vocab)
     named = {m.group(0).lower() for m in _WORD.finditer(text)} & _naming_words(vocab)
-    no = _term_parts(vocab, ("NO", "DONT"))
-    return bool(named & no) and named <= no | _term_parts(vocab, ("TAKE",))
+    return bool(named & w.no) and named <= w.no | w.taking
 
 
 @cache
@@ -1272,15 +1299,30 @@ def says_something(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     return any(m.group(0).lower() in _naming_words(vocab) for m in _WORD.finditer(text))
 
 
+def _conditions(vocab: Vocabulary) -> tuple[str, ...]:
+    """The words that start a condition, but those the grammar ignores ("for")."""
+    return tuple(c for c in vocab.conditions if c not in vocab.fillers)
+
+
+@cache
+def _conditioned(vocab: Vocabulary) -> re.Pattern[str]:
+    return any_phrase(_conditions(vocab))
+
+
+def conditioned(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` holds a word of a condition ("If I were you I'd take the
+    trader"): an order before a remark may not."""
+    return _conditioned(vocab).search(text) is not None
+
+
 @cache
 def changing(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     """Words that may change an order said before them: a negation, a correction, a
     condition, an alternative, a hesitation, a time to come, a question, a contrast."""
-    conditions = [c for c in vocab.conditions if c not in vocab.fillers]
     phrases = (
         *vocab.corrections,
         *vocab.short_corrections,
-        *conditions,
+        *_conditions(vocab),
         *vocab.undecided,
         *vocab.questions,
         *vocab.contrasts,
@@ -1292,16 +1334,11 @@ def changing(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     return any_phrase(phrases)
 
 
-def remark(text: str, vocab: Vocabulary = ENGLISH, head: bool = False) -> bool:
+def remark(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     """Whether ``text``, after an order on its line, can only be a remark on it ("Quarry
     please, I'm going to be building a lot", "sell corn - need the cash"): it starts
     with the writer's own words or with a word that is no order word, and has no word
-    that may change an order (``changing``, a negation) nor a question. ``head``:
-    whether ``text``, the order before a remark, has no condition on it ("If I were
-    you I'd take the trader, Bob")."""
-    if head:
-        conditions = [c for c in vocab.conditions if c not in vocab.fillers]
-        return any_phrase(conditions).search(text) is None
+    that may change an order (``changing``, a negation) nor a question."""
     first = _WORD.search(text)
     if first is None or "?" in text:
         return False
@@ -1770,16 +1807,22 @@ _BEST_OF = (DecisionKind.SELL, DecisionKind.CRAFTSMAN_EXTRA, DecisionKind.STORE)
 _BEST_TERMS = ("SELL", "TAKE", "KEEP", "EXTRA", "BARREL", "PLANTATION")
 
 
+@cache
+def _best_words(vocab: Vocabulary) -> tuple[re.Pattern[str], frozenset[str]]:
+    """The words asking for the most valuable kind, and the order words allowed beside."""
+    return any_phrase(vocab.best), _term_parts(vocab, _BEST_TERMS)
+
+
 def best_order(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) -> str | None:
     """The order of ``text`` when it asks for the most valuable kind and names no good
     ("Sell whichever's worth the most", "the extra barrel, the priciest one"): a sale
     of the goods from the most valuable down (the first the trading house takes), or
     the craftsman's or the storage's default (which keep the most valuable). None: no
     such words, a good named, a negation, a question, or another order word."""
-    if kind not in _BEST_OF or "?" in text or not any_phrase(vocab.best).search(text):
+    best, allowed = _best_words(vocab)
+    if kind not in _BEST_OF or "?" in text or not best.search(text):
         return None
-    rest = any_phrase(vocab.best).sub(" ", text)
-    allowed = _term_parts(vocab, _BEST_TERMS)
+    rest = best.sub(" ", text)
     named = {m.group(0).lower() for m in _WORD.finditer(rest)} & _naming_words(vocab)
     if negation(vocab).search(text) or not named <= allowed:
         return None  # "not the most valuable", "the most valuable but the coffee"
@@ -1809,6 +1852,7 @@ __all__ = [
     "changing",
     "clauses",
     "condition",
+    "conditioned",
     "correction",
     "decided",
     "detail_said",
