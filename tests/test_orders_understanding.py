@@ -1164,6 +1164,9 @@ def test_a_role_with_a_remark_naming_something_is_not_done() -> None:
     assert [a.meaning for a in taken.accepted] == ["role captain"], taken.render()
     unread = check_mail("Captain - I'll shipp my corn on the bigg one", game, 0)
     assert unread.actions == [], unread.render()
+    # a role and its step, then a remark ("Settler -> quarry, I'm ..."): both are done
+    both = check_mail("Settler -> quarry, I'm going to be building a lot.", game, 0)
+    assert [a.meaning for a in both.accepted] == ["role settler", "take quarry"], both.render()
 
 
 @pytest.mark.parametrize("best", ENGLISH.best)

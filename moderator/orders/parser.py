@@ -1367,27 +1367,32 @@ def _remarked(
     """The segment as an order and a remark after a comma or a dash ("Quarry please,
     I'm going to be building a lot"): the order as if the remark were a sentence of its
     own (read and reported as not understood, so that what the mail does not say
-    clearly still stops what it may change). The last cut whose head is one order and
-    whose tail is only a remark (reading.remark) and no order."""
+    clearly still stops what it may change). The last cut whose head is one order (or a
+    role and its first step, _two_steps) and whose tail is only a remark
+    (reading.remark) and no order."""
     for m in reversed(list(_REMARK_CUT.finditer(seg.text))):
         if m.start() == 0 or m.end() >= len(seg.text.rstrip()):
             continue
         first, second = _part(seg, 0, m.start()), _part(seg, m.end(), len(seg.text))
         if not remark(second.text) or conditioned(first.text):
             continue
-        head = _parse_segment(first, kind, own)
-        if not isinstance(head, Parsed) or len(head.alternatives) > 1:
+        # (the order read as a segment is: "Settler -> quarry, I'm going to build")
+        item = _parse_segment(first, kind, own)
+        heads = _two_steps(first, kind, own) if isinstance(item, OrderError) else None
+        heads = heads or [(first, item)]
+        read = [p for _, p in heads if isinstance(p, Parsed) and len(p.alternatives) <= 1]
+        if len(read) < len(heads):
             continue
-        if isinstance(head.command, RoleCmd) and says_something(second.text):
+        if isinstance(read[-1].command, RoleCmd) and says_something(second.text):
             continue  # "Captain - I'll load ...": may be its first step, not understood
-        tail = _parse_segment(second, kind, own)
+        tail = _parse_segment(second, _leads_to(read[-1].command, kind), own)
         if isinstance(tail, Parsed) and not _slipped_elsewhere(tail, kind):
             return None  # two orders: read as written
         if isinstance(tail, Parsed):
             # ("love the smell of it" is no "move the small of it" while the craftsman)
             why = OrderSyntaxError(f'I do not understand "{second.text}"')
             tail = why.at(second.line, second.line_no, second.column - 1)
-        return [(first, head), (second, tail)]
+        return [*heads, (second, tail)]
     return None
 
 
