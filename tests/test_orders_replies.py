@@ -114,6 +114,25 @@ def test_the_reply_heads_each_line_by_why_it_was_not_done() -> None:
     )
 
 
+def test_a_remark_after_an_order_done_is_told_apart_from_lines_not_understood() -> None:
+    """ "Quarry please, I'm going to be building a lot": the order is done and the
+    remark quoted under its own heading, with no "did you mean" and no warning; the
+    first line (the preview) asks nothing more of the player."""
+    game = load_position("settle")
+    report = check_mail("Quarry please, I'm going to be building a lot.\nfrobnicate", game, 0)
+    reply = reply_view(report)
+    assert [e.heading for e in reply.errors] == [NotDone.REMARK, NotDone.UNREAD]
+    assert reply.errors[0].line == "I'm going to be building a lot."
+    assert first_line(seat_view(game, 0), reply).endswith("(1 line not understood)")
+    alone = reply_view(check_mail("Quarry please, I'm going to be building a lot.", game, 0))
+    assert first_line(seat_view(game, 0), alone) == seat_view(game, 0).asked
+    mail = render(update_mail(game, "PR-1", 0, board=None, reply=report))
+    assert "taken as a remark: line 1" in mail.text
+    assert "did you mean" not in mail.text
+    assert "<li>taken as a remark: line 1" in mail.html
+    assert '<li class="warn">not understood: line 2' in mail.html
+
+
 def test_a_held_reply_keeps_its_headings_and_orders_already_done() -> None:
     game = load_position("settle")
     (action,) = check_mail("settle sugar", game, 0).actions

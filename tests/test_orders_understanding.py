@@ -28,7 +28,7 @@ from moderator.engine.game import Game
 from moderator.orders import AmbiguousOrder, IllegalOrder, QueuedOrder, check_mail
 from moderator.orders.check import _choose, parse_text
 from moderator.orders.commands import AwayCmd, KeepCmd, KeepItem, SettleCmd, Where
-from moderator.orders.errors import Question
+from moderator.orders.errors import Question, Remark
 from moderator.orders.format import legal_orders
 from moderator.orders.parser import Alternative, Parsed, Segment, parse_mail, segments
 from moderator.orders.reading import (
@@ -1150,6 +1150,7 @@ def test_a_remark_after_the_order_on_its_line_leaves_the_order(position: str) ->
         for remark in (", I'm hoping that pays off", " - need the cash", ", cheers"):
             report = check_mail(order + remark, game, seat)
             assert [a.meaning for a in report.accepted] == [meaning], report.render()
+            assert all(isinstance(e, Remark) for e in report.errors), report.render()
         changes = (", I mean the other one", " - unless Bob needs it", ", or not")
         for changing in (*changes, ". Unless Bob needs it.", ". Except if it's gone."):
             report = check_mail(order + changing, game, seat)

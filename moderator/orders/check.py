@@ -38,6 +38,7 @@ from .errors import (
     OrderError,
     OrderSyntaxError,
     Question,
+    Remark,
 )
 from .format import format_action, legal_orders
 from .parser import (
@@ -166,14 +167,15 @@ class Report:
                     out.append(f'  line {a.line_no}: "{a.text}" -> kept for {a.key.describe()}')
             if absence:
                 out.append(f'  line {absence.line_no}: "{absence.text}" -> {absence.meaning}')
-        if self.errors:
-            if out:
-                out.append("")
-            out.append("Not accepted:")
-            for err in self.errors:
+        errors = [e for e in self.errors if not isinstance(e, Remark)]
+        remarks = [e for e in self.errors if isinstance(e, Remark)]
+        for heading, listed in (("Not accepted:", errors), ("Taken as remarks:", remarks)):
+            if listed:
+                out.extend(["", heading] if out else [heading])
+            for err in listed:
                 out.append("")
                 out.append(err.render(with_legal=False))
-        if self.errors or (not self.accepted and not self.services and not absence):
+        if errors or (not self.accepted and not self.services and not absence):
             out.append("")
             if self.legal:
                 out.append("You may order now:")

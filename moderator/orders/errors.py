@@ -76,6 +76,18 @@ class OrderSyntaxError(OrderError):
     """The words do not form an order."""
 
 
+class Remark(OrderSyntaxError):
+    """Words after an order on its line that can only be a remark on it ("Quarry please,
+    I'm going to be building a lot"): nothing in them is done. Still words not
+    understood, so they stop what they may change (an order read whole or by what it
+    names)."""
+
+    def __init__(self, line: str = "", line_no: int | None = None) -> None:
+        super().__init__("a remark on the order before it: nothing in it is done")
+        self.line = line
+        self.line_no = line_no
+
+
 class IllegalOrder(OrderError):
     """The order is understood but not allowed now (or not this player's turn)."""
 
@@ -121,4 +133,5 @@ __all__ = [
     "OrderError",
     "OrderSyntaxError",
     "Question",
+    "Remark",
 ]

@@ -59,7 +59,7 @@ from .commands import (
     is_service,
     target_kind,
 )
-from .errors import OrderError, OrderSyntaxError
+from .errors import OrderError, OrderSyntaxError, Remark
 from .mentions import by_mentions, mentions_of, words_of
 from .queue import role_kinds
 from .reading import (
@@ -1388,11 +1388,9 @@ def _remarked(
         tail = _parse_segment(second, _leads_to(read[-1].command, kind), own)
         if isinstance(tail, Parsed) and not _slipped_elsewhere(tail, kind):
             return None  # two orders: read as written
-        if isinstance(tail, Parsed):
-            # ("love the smell of it" is no "move the small of it" while the craftsman)
-            why = OrderSyntaxError(f'I do not understand "{second.text}"')
-            tail = why.at(second.line, second.line_no, second.column - 1)
-        return [*heads, (second, tail)]
+        # (not "did you mean" on a remark: "love the smell of it" is no "move the small
+        # of it" while the craftsman)
+        return [*heads, (second, Remark(second.text, second.line_no))]
     return None
 
 

@@ -36,6 +36,7 @@ from ..orders.errors import (
     OrderError,
     OrderSyntaxError,
     Question,
+    Remark,
 )
 from ..orders.format import format_action, mayor_examples
 from ..orders.help import Block, Example, help_guide
@@ -785,6 +786,7 @@ class NotDone(enum.Enum):
     UNREAD = "not understood"  # the words form no order
     ASKED = "asked back"  # two readings, or a question: he is to say which
     REFUSED = "not allowed"  # understood, but not allowed now
+    REMARK = "taken as a remark"  # words after an order that can only be a remark on it
 
 
 @dataclass(frozen=True, slots=True)
@@ -825,6 +827,8 @@ def error_line(err: OrderError) -> ErrorLine:
         caret = err.column - 1 if line[: err.column - 1].strip() else None
     if isinstance(err, AmbiguousOrder):
         heading = NotDone.ASKED
+    elif isinstance(err, Remark):
+        heading = NotDone.REMARK
     elif isinstance(err, OrderSyntaxError):
         heading = NotDone.UNREAD
     else:
@@ -904,9 +908,11 @@ def first_line(seat: SeatView, reply: ReplyView | None = None) -> str:
     """A player's mail's first line (clients show it as the preview): what is asked of
     him, and whether any of his lines was not understood."""
     line = seat.asked
-    if reply is not None and reply.errors:
+    # (a remark after an order done asks nothing of him)
+    errors = [e for e in reply.errors if e.heading is not NotDone.REMARK] if reply else []
+    if errors:
         # "(1 line not understood)", "(2 lines not done, 1 asked back)"
-        counts = Counter(e.heading for e in reply.errors).items()
+        counts = Counter(e.heading for e in errors).items()
         said = [
             f"{plural(n, 'line') if i == 0 else n} {why.value}" for i, (why, n) in enumerate(counts)
         ]
