@@ -291,6 +291,26 @@ def test_a_fallback_word_orders_the_list_for_every_decision() -> None:
         assert [a.meaning for a in report.accepted] == ["build office"], (w, report.render())
 
 
+@pytest.mark.parametrize("position", ONE_ANSWER)
+def test_a_choice_not_read_is_never_passed_over_for_the_next(position: str) -> None:
+    """ "tob, or sugar if tob can't be sold" (a word the moderator cannot read first):
+    the preference is the player's, so the choice after it is never made in its
+    place; nothing is done, and the reply says a choice was not read."""
+    game, seat, first, second = _two_answers(position)
+    for text in (
+        f"frobnitz, or {second} if frobnitz can't be done",
+        f"frobnitz, or {second} if frobnitz cant be done",
+        f"frobnitz, failing that {second}",
+        f"{first} or frobnitz, whichever is left",
+    ):
+        report = check_mail(text, game, seat)
+        assert report.actions == [] and report.queued == [], (text, report.render())
+        assert "choices is not an order I can read" in report.render(), text
+    # ("cant" without its apostrophe says the same as "can't")
+    report = check_mail(f"{first}, or {second} if it cant be taken", game, seat)
+    assert len(report.actions) == 1 and not report.errors, report.render()
+
+
 def test_what_would_have_been_is_told_as_no_order() -> None:
     game, seat = _role_position()
     report = check_mail("I'd have taken the trader", game, seat)

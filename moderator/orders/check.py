@@ -310,6 +310,14 @@ def _choose(item: Parsed, game: Game, seat: int, decision: Decision | None) -> t
     several is asked back: never a guess between two. A tier whose readings for the
     decision asked are all refused ends the search with the reason."""
     failed: tuple[str, OrderError] | None = None
+    # Every choice of a fallback must read as an order: one that does not is never
+    # passed over for the next ("tob, or sugar if tob can't be sold" had sold sugar).
+    choices = [c for a in item.alternatives if (c := a.reading.choice) is not None]
+    if choices and {i for i, _ in choices} != set(range(choices[0][1])):
+        raise OrderSyntaxError(
+            f'"{item.segment.text}": one of its choices is not an order I can read, '
+            "so none of them is done"
+        )
     for tier in sorted({a.reading.tier for a in item.alternatives}):
         in_tier = [a for a in item.alternatives if a.reading.tier == tier]
         if all(a.reading.why for a in in_tier):

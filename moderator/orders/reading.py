@@ -392,6 +392,9 @@ class Reading:
     why: bool = False  # the reason given with the order, read to tell it is no order
     fallback: bool = False  # an order of a fallback: one that cannot be done is passed
     instead: bool = False  # what a correction puts instead: only an order of the same decision
+    # the choice of a fallback it reads, and how many the fallback lists: a choice not
+    # read is never passed over for another (check._choose)
+    choice: tuple[int, int] | None = None
 
 
 _LABEL = re.compile(
@@ -1785,12 +1788,13 @@ def _fallback_readings(
     orders one tier later; not ordered, its orders in one tier (the one that can be done
     is, several are asked back)."""
 
-    def each(text: str, tier: int) -> list[Reading]:
+    def each(text: str, tier: int, choice: int | None = None) -> list[Reading]:
         # (as written too: check.py reads only those for the decision asked, "the
         # hacienda" while building is "build the hacienda")
         read = readings(text, kind, vocab, own, in_list=True)
         said = [text] + [r.text for r in read if r.tier < MENTIONS_TIER]
-        return [Reading(t, tier, fallback=found.ordered) for t in said]
+        of = None if choice is None else (choice, len(found.options))
+        return [Reading(t, tier, fallback=found.ordered, choice=of) for t in said]
 
     out: list[Reading] = []
     if found.ordered:
@@ -1798,7 +1802,7 @@ def _fallback_readings(
     for i, option in enumerate(found.options):
         # (ordered: one tier each, the first that can be done is; past the last tier
         # before the reading by what it names, the rest share it)
-        out += each(option, min(1 + i, MENTIONS_TIER - 1) if found.ordered else 0)
+        out += each(option, min(1 + i, MENTIONS_TIER - 1) if found.ordered else 0, i)
     return out
 
 

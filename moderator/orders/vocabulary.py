@@ -853,6 +853,7 @@ ENGLISH = Vocabulary(
         *("works", "room", "space", "still", "already", "any", "longer", "is", "are"),
         *("be", "been", "can", "cannot", "get", "have", "take", "sell", "ship", "build"),
         *("settle", "not", "no", "out", "remains", "doesn't", "won't", "isn't", "can't"),
+        *("doesnt", "wont", "isnt", "cant", "arent", "aren't"),
     ),
     whichevers=("whichever", "which ever", "whatever", "whichever one"),
     fallbacks=("otherwise", "or else", "failing that"),
