@@ -9,7 +9,7 @@ import pytest
 
 from moderator.engine.actions import DecisionKind
 from moderator.engine.components import Building, Good, Role
-from moderator.orders import help_text, parse_order, parse_text
+from moderator.orders import help_guide, help_text, parse_order, parse_text
 from moderator.orders.commands import (
     AwayCmd,
     BackCmd,
@@ -40,6 +40,7 @@ from moderator.orders.commands import (
     Where,
 )
 from moderator.orders.errors import OrderError, OrderSyntaxError
+from moderator.orders.help import REFERENCE
 from moderator.orders.parser import grammar_text, parse_mail, parse_orders, password, segments
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -404,6 +405,21 @@ def test_help_is_made_from_the_players_guide() -> None:
     assert help_text() == (ROOT / "docs" / "orders.md").read_text(encoding="utf-8")
     assert help_text("mayor").startswith("## Mayor")
     assert "remove 1 from corn" in help_text("mayor")
+
+
+def test_plain_help_leaves_the_reference_sections_to_be_asked_for_by_name() -> None:
+    """The `help` reply is the guide without its long reference sections, which its
+    introduction names; each comes when asked by the word it names ("help reading")."""
+    plain = [s.title for s in help_guide().sections]
+    assert plain[0] is None and "Mayor" in plain and "Service" in plain
+    assert not {str(t).lower() for t in plain} & set(REFERENCE)
+    intro = " ".join(b.text or "" for b in help_guide().sections[0].blocks)
+    for title in REFERENCE:
+        word = title.split()[0]
+        assert f"`help {word}`" in intro
+        asked = help_guide(word)
+        assert [s.title.lower() for s in asked.sections if s.title] == [title]
+        assert parse_order(f"help {word}") == HelpCmd(word)
 
 
 def test_the_grammar_file_is_the_top_level_one() -> None:

@@ -273,7 +273,7 @@ def test_help_on_a_topic_gives_its_sections_or_says_it_found_none() -> None:
     assert ship.startswith('The guide to the orders on "ship".')
     assert "CAPTAIN" in ship and "MAYOR" not in ship and "ROLES" not in ship
     odd = render(help_mail(game, TAG, "zeppelin", 0)).text
-    assert 'Nothing in the guide mentions "zeppelin". Here is all of it.' in odd
+    assert 'Nothing in the guide mentions "zeppelin". Here is the guide.' in odd
     assert "CAPTAIN" in odd and "ROLES" in odd
 
 

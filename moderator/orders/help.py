@@ -150,16 +150,22 @@ def _section(markdown: str) -> GuideSection:
     return GuideSection(None, _blocks(re.sub(r"^# .*\n", "", text, count=1)))
 
 
+# The guide's reference sections: given when asked for ("help reading", "help words"),
+# not in the plain `help` reply, whose introduction names them.
+REFERENCE = ("reading your mail", "words")
+
+
 @cache
 def _whole() -> tuple[GuideSection, ...]:
     intro = re.split(r"^## ", guide(), flags=re.MULTILINE)[0]
-    return (_section(intro), *(_section(body) for body in sections().values()))
+    rest = (_section(body) for title, body in sections().items() if title not in REFERENCE)
+    return (_section(intro), *rest)
 
 
 def help_guide(topic: str | None = None) -> Guide:
-    """What `help` answers, in sections of paragraphs, examples and lists: the whole
-    guide, or its sections on ``topic`` (the whole guide, saying so, when nothing in it
-    mentions the topic)."""
+    """What `help` answers, in sections of paragraphs, examples and lists: the guide
+    but its reference sections (REFERENCE), or its sections on ``topic`` (the guide,
+    saying so, when nothing in it mentions the topic)."""
     if not topic:
         return Guide(_whole())
     found = _topic(topic)

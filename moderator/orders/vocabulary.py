@@ -539,6 +539,11 @@ ENGLISH = Vocabulary(
         ),
         Term("NUMWORD", tuple(_EN_NUMBERS), "a number"),
         Term("HELP", ("help", "?"), "the guide"),
+        Term(
+            "GUIDE_PART",
+            ("reading", "words"),
+            "a part of the guide, after help (`help reading`, `help words`)",
+        ),
         Term("STATUS", ("status",), "the state of the game"),
         Term("BOARD", ("board",), "the board"),
         Term("ORDERS", (*_s("order", "option"), "legal"), "what you may order now"),
