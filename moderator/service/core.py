@@ -11,11 +11,11 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
 from sqlalchemy import bindparam, func, insert, select, update
-from sqlalchemy.orm import Session, joinedload, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from ..archive.log import game_log
 from ..config import Config
-from ..engine import Action, DecisionKind, Event, Game, action_from, action_to
+from ..engine import Action, DecisionKind, Event, Game, IllegalAction, action_from, action_to
 from ..engine.defaults import default_action
 from ..mail.envelope import Envelope, is_own_mail, parse_envelope
 from ..orders import Accepted, Report, check_mail, format_action
@@ -45,6 +45,10 @@ from .mails import Answer, Mailer, asked, mail_preference
 from .operator import notify_operator
 
 log = logging.getLogger("moderator.service")
+
+
+class ReplayError(Exception):
+    """A game's stored log does not replay to a legal game."""
 
 
 @dataclass
@@ -113,13 +117,6 @@ _CANDIDATES = (
     .limit(CLAIM_CANDIDATES)
 )
 _GAME_BY_TAG = select(m.Game.id).where(m.Game.tag == bindparam("tag"))
-# The game with its seats and snapshot, which processing needs (one query, not three).
-_LOCK_GAME = (
-    select(m.Game)
-    .where(m.Game.id == bindparam("game_id"))
-    .options(joinedload(m.Game.seats), joinedload(m.Game.snapshot))
-    .with_for_update(of=m.Game, skip_locked=True)
-)
 _INSERT_ACTIONS = insert(m.table_of(m.Action))
 
 
@@ -284,7 +281,7 @@ class Moderator:
             if game_id in tried:
                 continue
             tried.add(game_id)
-            game = session.scalars(_LOCK_GAME, {"game_id": game_id}).unique().first()
+            game = lock_game(session, game_id, skip_locked=True)
             if game is None:
                 continue  # another worker has this game
             # The first candidate of a game is its oldest waiting message, unless another
@@ -300,9 +297,11 @@ class Moderator:
         waiting = (
             select(m.InboundMessage.id).where(m.InboundMessage.game_id == m.Game.id, new).exists()
         )
-        game = session.scalars(
-            select(m.Game).where(waiting).limit(1).with_for_update(skip_locked=True)
-        ).first()
+        held = session.scalar(
+            select(m.Game.id).where(waiting).limit(1).with_for_update(skip_locked=True)
+        )
+        # Held now: read with its seats and snapshot as the last holder left them.
+        game = None if held is None else lock_game(session, held)
         if game is not None:
             message = self._oldest_of_game(session, game.id)
             return None if message is None else (message, game)
@@ -657,10 +656,19 @@ class Moderator:
         return game
 
     def rebuild(self, session: Session, game_row: m.Game) -> Game:
-        """Replay the whole log from the start (the snapshot is only a cache of this)."""
+        """Replay the whole log from the start (the snapshot is only a cache of this).
+        ReplayError: the log does not replay, saying where (never expected: the log is the
+        truth; the mail that needed it fails, and the operator is told this)."""
         game = self.start(game_row)
-        for seat, action, _ in self.logged(session, game_row):
-            game.apply(seat, action)
+        for seq, (seat, action, _) in enumerate(self.logged(session, game_row), 1):
+            try:
+                game.apply(seat, action)
+            except IllegalAction as exc:
+                raise ReplayError(
+                    f"{game_row.tag} (game {game_row.id}, version {game_row.version}, "
+                    f"{len(game.state.players)} seats) does not replay its log: action {seq}, "
+                    f"seat {seat}, {json.dumps(action_to(action), sort_keys=True)}: {exc}"
+                ) from exc
         return game
 
     @staticmethod

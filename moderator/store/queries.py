@@ -11,7 +11,7 @@ from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from .models import (
     ADDRESS_LEN,
@@ -112,19 +112,33 @@ def claim_next_message(session: Session) -> InboundMessage | None:
     return session.scalars(statement).first()
 
 
-def lock_game(session: Session, game_id: int) -> Game | None:
-    """The game, row-locked until the transaction ends: one writer per game at a time.
+# The game's lock, waiting for it or not (building a statement costs more than running
+# it). The statement reads the games row alone; the seats and the snapshot are read by
+# statements of their own once the lock is held (selectinload), never joined into it: under
+# READ COMMITTED a locking statement returns the locked row as its last holder committed
+# it but every joined row as it was when the statement began, and with SKIP LOCKED each
+# joined row is locked or skipped on its own, so a holder that commits while the statement
+# runs leaves some of the game's seats out of it. A claim then took a game whose new
+# version came with half its seats and its old snapshot: the mail was refused for a seat
+# the game did not seem to have, and the game, rebuilt for fewer players, did not replay.
+_LOCK_GAME = {
+    skip: select(Game)
+    .where(Game.id == bindparam("game_id"))
+    .options(selectinload(Game.seats), selectinload(Game.snapshot))
+    .with_for_update(skip_locked=skip)
+    .execution_options(populate_existing=True)
+    for skip in (False, True)
+}
 
-    Always re-reads the row (``populate_existing``) so the version seen is the
-    one committed by the previous lock holder.
+
+def lock_game(session: Session, game_id: int, *, skip_locked: bool = False) -> Game | None:
+    """The game with its seats and snapshot, row-locked until the transaction ends: one
+    writer per game at a time (``skip_locked``: None at once if another holds it).
+
+    Always re-reads the row and what comes with it (``populate_existing``), read after the
+    lock is held, so all of it is what the previous lock holder committed.
     """
-    statement = (
-        select(Game)
-        .where(Game.id == game_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    return session.scalars(statement).first()
+    return session.scalars(_LOCK_GAME[skip_locked], {"game_id": game_id}).first()
 
 
 class DueMail(NamedTuple):

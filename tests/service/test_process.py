@@ -286,3 +286,25 @@ def test_messages_are_taken_oldest_first_whatever_their_game(table: Table) -> No
             )
             done += sorted(set(handled) - set(done))
     assert done == ids
+
+
+def test_a_log_that_does_not_replay_fails_the_mail_and_says_where(table: Table) -> None:
+    send(table, order(table, 0, "role settler"))
+    with table.factory.begin() as session:
+        # The governor's role taken by another seat, and the snapshot out of date: the
+        # next mail must rebuild the game from a log that does not replay.
+        first = session.scalar(select(m.Action).where(m.Action.seq == 1))
+        assert first is not None and first.seat_index == 0
+        first.seat_index = 2
+        snapshot = session.scalar(select(m.Snapshot))
+        assert snapshot is not None
+        snapshot.seq = 0
+    send(table, order(table, 0, "take corn"))
+    (_, (status, error)) = statuses(table)
+    assert status == "failed" and error is not None
+    last = error.strip().splitlines()[-1]
+    assert f"ReplayError: {table.tag} " in last, last
+    assert "does not replay its log: action 1, seat 2, " in last
+    with table.factory.begin() as session:
+        notes = session.scalars(select(m.OperatorNote.text)).all()
+    assert any("action 1, seat 2" in note for note in notes), notes

@@ -23,16 +23,18 @@ import itertools
 import json
 import subprocess
 import sys
+import threading
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from dbfixtures import PostgresServer
 from letters import letter
-from sqlalchemy import create_engine, select, text
+from sqlalchemy import create_engine, event, select, text, update
 from sqlalchemy.engine import URL
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import ORMExecuteState, Session, sessionmaker
 
 from moderator.bots import HeuristicBot
 from moderator.config import AutopilotSection, Config, ModeratorSection
@@ -328,3 +330,96 @@ def test_two_workers_racing_on_one_game_apply_its_mails_in_arrival_order(
     # ... and the game is exactly where the mails, in order, lead.
     assert_logs_follow_the_scripts(found, tags, [plan])
     close(factory)
+
+
+def seats_of(factory: sessionmaker[Session]) -> list[tuple[int, int, str | None, int, str]]:
+    """Every seat of every game as stored: game, seat, news kept for its next mail, deadlines
+    missed, mail preference."""
+    with factory.begin() as session:
+        rows = session.execute(
+            select(
+                m.Seat.game_id,
+                m.Seat.seat_index,
+                m.Seat.unmailed,
+                m.Seat.missed_deadlines,
+                m.Seat.mail_preference,
+            ).order_by(m.Seat.game_id, m.Seat.seat_index)
+        ).all()
+        return [(g, s, news, missed, pref.value) for g, s, news, missed, pref in rows]
+
+
+def test_a_claim_begun_while_another_worker_held_the_game_reads_it_as_committed(
+    pg_server: PostgresServer,
+) -> None:
+    """A worker whose claim of a game began while another worker held it, and got the lock
+    once that worker had committed, works from the game as committed: its row, and its
+    seats and snapshot too. A claim that read the seats and snapshot in its locking
+    statement got them as they were when the statement began (PostgreSQL, READ COMMITTED):
+    the game's new version with its old snapshot and old seats, so what the first mail kept
+    for a seat's next mail was lost; and with SKIP LOCKED the seats read while the row was
+    still held were left out altogether (a mail refused for its seat, the game rebuilt for
+    fewer players: an order lost, once in a full run of the four-worker test above).
+
+    The interleaving is made, not waited for: the second worker's statements run on server
+    cursors (PostgreSQL locks a cursor's rows when it first fetches them), and the first
+    worker commits between the second's declaring of its lock and its fetching."""
+    seed = 4012
+    plan = script(seed, 2)
+    url = pg_server.create_database("claim")
+    factory, tags = open_database(url, [seed])
+    with factory.begin() as session:
+        # A seat mailed on its own turns only keeps what happened for its next mail, so
+        # each mail of the game changes some seat's row.
+        session.execute(update(m.Seat).values(mail_preference=m.MailPreference.TURNS))
+    ingest(factory, write_mails(factory, tags, [plan]))
+    close(factory)
+    one_by_one = make_session_factory(make_engine(clone_database(pg_server, url, "claim_ref")))
+    assert Moderator(config(), one_by_one).process_all("single") == 2
+
+    first_factory = make_session_factory(make_engine(url))
+    second_engine = make_engine(url)
+    second_factory = make_session_factory(second_engine)
+    holding, go, committed = threading.Event(), threading.Event(), threading.Event()
+
+    @event.listens_for(first_factory, "before_commit")
+    def hold(session: Session) -> None:
+        holding.set()
+        assert go.wait(WORKER_TIMEOUT_S)
+
+    @event.listens_for(first_factory, "after_commit")
+    def done(session: Session) -> None:
+        committed.set()
+
+    @event.listens_for(second_factory, "do_orm_execute")
+    def on_a_server_cursor(state: ORMExecuteState) -> None:
+        if state.is_select:
+            state.update_execution_options(stream_results=True)
+
+    @event.listens_for(second_engine, "after_cursor_execute")
+    def first_commits_before_the_fetch(*args: object) -> None:
+        statement = str(args[2])
+        if "FOR UPDATE" in statement and "FROM games" in statement and not go.is_set():
+            go.set()  # declared, not fetched: the first worker commits now
+            assert committed.wait(WORKER_TIMEOUT_S)
+
+    ids = [r.id for r in messages(one_by_one)]
+    with ThreadPoolExecutor(1) as pool:
+        first = pool.submit(Moderator(config(), first_factory).process_one, "first")
+        assert holding.wait(WORKER_TIMEOUT_S)
+        second = Moderator(config(), second_factory).process_one("second")
+        interleaved = go.is_set()
+        go.set()  # the first worker is never left waiting
+        assert first.result(WORKER_TIMEOUT_S) == (True, ids[0])
+    assert interleaved, "the second worker never tried the game's lock"
+    assert second == (True, ids[1])
+    try:
+        assert_each_message_applied_once(first_factory, 2)
+        assert [r.claimed_by for r in messages(first_factory)] == ["first", "second"]
+        found = records(first_factory)
+        assert found == records(one_by_one)
+        assert_logs_follow_the_scripts(found, tags, [plan])
+        assert seats_of(first_factory) == seats_of(one_by_one)
+    finally:
+        close(first_factory)
+        close(second_factory)
+        close(one_by_one)
