@@ -4,6 +4,7 @@ kept for later, and every rejected line with a caret, the reason and the legal o
 from __future__ import annotations
 
 from engine.positions import blank, build, face_up, ready
+from orderscorpus import load_position
 from test_orders_resolve import mayor_game, seed_000, trader_game
 
 from moderator.engine.actions import (
@@ -98,6 +99,21 @@ def test_a_kept_order_no_longer_legal_is_dropped_and_the_player_asked() -> None:
     game.apply(0, Load(SUGAR, 2))
     action, left = take_queued(game, 1, report.queued)
     assert action is None and left == []
+
+
+def test_a_quarry_kept_for_later_in_the_phase_is_refused_when_it_can_never_be_taken() -> None:
+    """A quarry ordered ahead in the settler phase by one who is not the settler and
+    has no manned construction hut is refused at once, with the reason, never kept to
+    be dropped later; a plantation from him is kept."""
+    game = load_position("hacienda")
+    bob = game.names.index("Bob")
+    assert game.state.picker != bob
+    assert not game.state.players[bob].active(Building.CONSTRUCTION_HUT)
+    for text in ("take quarry", "I'll take a quarry when it's my turn."):
+        report = check_mail(text, game, bob)
+        assert report.queued == [] and report.actions == [], report.render()
+        assert "only the settler, or a player with a manned construction hut" in report.render()
+    assert len(check_mail("settle corn", game, bob).queued) == 1
 
 
 def test_the_last_order_for_a_decision_replaces_earlier_ones() -> None:

@@ -85,7 +85,7 @@ from .reading import (
     unreal,
     when_blanked,
 )
-from .resolve import KIND_NAMES, asked_now, decision_of, or_list, resolve
+from .resolve import KIND_NAMES, asked_now, decision_of, never_this_phase, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary, close_words, known, negation, not_now
 
 _SETTLE = DecisionKind.SETTLE
@@ -604,6 +604,9 @@ def check_mail(
             key = decision_key(game_command, game, seat)
             if key is None:
                 raise IllegalOrder(asked_now(game, seat))
+            never = never_this_phase(game_command, game, seat) if key.current else None
+            if never is not None:
+                raise IllegalOrder(never)  # ("take quarry" from one who may not: not kept)
             if (
                 not key.current
                 and done is not None

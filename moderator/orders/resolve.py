@@ -214,15 +214,30 @@ def _settle(cmd: SettleCmd, s: State, seat: int, legal: Sequence[Action]) -> Act
             "your hospice cannot man the new tile (it is unmanned, or no colonist is left)"
         )
     if cmd.good is None:
-        if s.quarries <= 0:
-            raise IllegalOrder("no quarries are left")
-        raise IllegalOrder(
-            "only the settler, or a player with a manned construction hut, may take a quarry"
-        )
+        raise IllegalOrder(no_quarry(s, seat) or "you cannot take a quarry now")
     face_up = sorted(set(s.face_up))
     raise IllegalOrder(
         f"there is no {cmd.good.label} plantation face up (face up: {_goods_list(face_up)})"
     )
+
+
+def no_quarry(s: State, seat: int) -> str | None:
+    """Why ``seat`` may take no quarry in this settler phase, whatever comes before his
+    turn (none left, or neither the settler nor a manned construction hut); None: he
+    may, as far as is known now."""
+    if s.quarries <= 0:
+        return "no quarries are left"
+    if seat != s.picker and not s.players[seat].active(Building.CONSTRUCTION_HUT):
+        return "only the settler, or a player with a manned construction hut, may take a quarry"
+    return None
+
+
+def never_this_phase(command: GameCommand, game: Game, seat: int) -> str | None:
+    """Why ``command``, kept for ``seat``'s decision later in this phase, can never be
+    done there (what decides it cannot change before his turn); None: it may be."""
+    if isinstance(command, SettleCmd) and command.good is None:
+        return no_quarry(game.state, seat)
+    return None
 
 
 # -- builder -------------------------------------------------------------------------
