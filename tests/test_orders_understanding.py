@@ -1157,6 +1157,52 @@ def test_a_remark_after_the_order_on_its_line_leaves_the_order(position: str) ->
             assert [a.meaning for a in report.accepted] != [meaning], report.render()
 
 
+@pytest.mark.parametrize("position", ["settle", "build", "trade", "load", "craftsman"])
+def test_a_remark_naming_nothing_the_order_answers_may_open_as_a_clause(position: str) -> None:
+    """ "Build a large warehouse, my goods keep spoiling", "sell corn, it's worth nothing
+    on the ships anyway": a remark that names nothing answering the order's decision
+    may start with an article or a pronoun and hold a no; the order is done. One that
+    names such a thing ("the big one", "the other sugar") or whose no refers to it ("I
+    don't want that one") stops it."""
+    game = load_position(position)
+    seat = game.deciding()[0]
+    passes = ("nothing", "no ")  # (a pass, which a no agrees with: below)
+    orders = [o for o in legal_orders(game, seat) if " " in o and not o.startswith(passes)]
+    orders = [o for o in orders if not o.endswith(passes[0])][:4]
+    for order in orders:
+        (meaning,) = [a.meaning for a in check_mail(order, game, seat).accepted]
+        for remark in (
+            ", my plans depend on it :(",
+            ", it's worth nothing to me anyway",
+            ", the rules say so",
+            " - I couldn't afford anything better",
+        ):
+            report = check_mail(order + remark, game, seat)
+            assert [a.meaning for a in report.accepted] == [meaning], report.render()
+            assert all(isinstance(e, Remark) for e in report.errors), report.render()
+        for changing in (", my corn is better", ", it's not this one", ", the big one is fine"):
+            report = check_mail(order + changing, game, seat)
+            assert [a.meaning for a in report.accepted] != [meaning], (order, report.render())
+
+
+@pytest.mark.parametrize("position", ["settle", "build-other", "trade", "craftsman"])
+def test_a_pass_with_its_reason_passes(position: str) -> None:
+    """ "I'll pass, can't afford anything good anyway", "pass - I don't need any more
+    land": a no in the reason after a pass agrees with it."""
+    game = load_position(position)
+    seat = game.deciding()[0]
+    (meaning,) = [a.meaning for a in check_mail("pass", game, seat).accepted]
+    for text in (
+        "I'll pass, can't afford anything good anyway.",
+        "pass - I don't need any more right now",
+        "I'll pass on this one, nothing worth it for me",
+    ):
+        report = check_mail(text, game, seat)
+        assert [a.meaning for a in report.accepted] == [meaning], report.render()
+    for text in ("pass, no wait", "pass, unless it's cheap", "pass - or maybe the corn"):
+        assert check_mail(text, game, seat).actions == [], text
+
+
 def test_a_role_with_a_remark_naming_something_is_not_done() -> None:
     """After a role, a remark that names a thing of the game may be its first step, not
     understood: the role is not done alone. One naming nothing leaves the role."""

@@ -41,6 +41,7 @@ from .errors import (
     Remark,
 )
 from .format import format_action, legal_orders
+from .mentions import names_answer
 from .parser import (
     Alternative,
     Parsed,
@@ -638,7 +639,7 @@ def check_mail(
     if withdrawn is not None:
         _withdrawn(report, withdrawn)
     _whole_colonist_order(report, decision)
-    _loose_alone(report)
+    _loose_alone(report, decision.kind if decision is not None else None)
     _unread_may_change(report, unread)
     _asked_over(report, decision)
     if unpicked is not None:
@@ -753,13 +754,13 @@ def _whole_colonist_order(report: Report, decision: Decision | None) -> None:
             return
 
 
-def _loose_alone(report: Report) -> None:
+def _loose_alone(report: Report, now: DecisionKind | None) -> None:
     """An order read by what it names is done only when nothing else of the mail was
     left not understood: what the moderator could not read may change it (the factory,
     and below it a line on the university he could not read)."""
     unread = [e for e in report.errors if isinstance(e, OrderSyntaxError)]
-    loose = [a for a in report.accepted if a.loose]
-    if not unread or not loose:
+    loose = [a for a in report.accepted if a.loose and _changed_by(a, unread, now)]
+    if not loose:
         return
     lines = ", ".join(str(e.line_no) for e in unread if e.line_no is not None)
     for a in loose:
@@ -776,6 +777,14 @@ def _loose_alone(report: Report) -> None:
         if a not in loose and not (a.text == _HACIENDA_DEFAULT and a.line_no in gone)
     ]
     report.errors.sort(key=lambda e: e.line_no or 0)
+
+
+def _changed_by(item: Accepted, unread: list[OrderSyntaxError], now: DecisionKind | None) -> bool:
+    """Whether a part not understood may change ``item``: any but a remark that names
+    nothing answering its decision (``now``, unless it is kept for another): "I'll pass,
+    I don't need any more land"."""
+    kind = _kind_of(item) or now
+    return any(not isinstance(e, Remark) or names_answer(e.line, kind) for e in unread)
 
 
 _VOCATIVE = re.compile(r"^\s*(?:(?:hey|hi|dear|@)\s*)?([\w'-]+)\s*[,:!]", re.IGNORECASE)

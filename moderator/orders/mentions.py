@@ -1263,6 +1263,57 @@ def _mayor(words: Sequence[Word], vocab: Vocabulary) -> Proposal | None:
     return Proposal((" then ".join(parts),))
 
 
+# The classes of the words that answer each decision or choose within its answer (a
+# good, a building, a ship, a count, "the first", "the rest"): words after an order that
+# name none of them cannot change it (reading.remark).
+_ANSWERS: dict[DecisionKind, frozenset[str]] = {
+    DecisionKind.ROLE: frozenset({"role"}),
+    DecisionKind.HACIENDA: frozenset({"name", "good", "plantation", "quarry", "draw", "colonist"}),
+    DecisionKind.SETTLE: frozenset(
+        {"good", "plantation", "quarry", "name", "colonist", "number", "mark", "size"}
+    ),
+    DecisionKind.BUILD: frozenset(
+        {"name", "good", "plantation", "quarry", "colonist", "number", "mark", "size"}
+    ),
+    DecisionKind.CRAFTSMAN_EXTRA: frozenset({"good", "number", "mark", "all", "size"}),
+    DecisionKind.SELL: frozenset({"good", "number", "mark", "all", "size"}),
+    DecisionKind.LOAD: frozenset(
+        {"good", "ship", "size", "room", "number", "name", "mark", "all", "windrose"}
+    ),
+}
+
+
+def names_answer(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` names a thing that answers the decision of ``kind`` or chooses
+    within its answer (for a sale: a good, a count, "the first"; for a building: a
+    building, a good, the colonist, a size), by a word of the table, a clear slip of one
+    ("bigest") or one cut short ("tob"). Always, for a decision without such a list
+    (the mayor's and the storage's name everything) or none."""
+    chosen = _ANSWERS.get(kind) if kind is not None else None
+    if chosen is None:
+        return True
+    lexicon = _lexicon(vocab)
+    targets = [w for w, cls in _targets(vocab).items() if cls in chosen]
+    tokens = [t.lower() for t in _TOKEN.findall(text)]
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        size, cls = 1, "number" if tok.isdigit() else None
+        for n in range(min(_MAX_PHRASE, len(tokens) - i), 0, -1):
+            if cls is None and (found := lexicon.get(tuple(tokens[i : i + n]))) is not None:
+                size, cls = n, found
+        if cls is None and tok.isalpha():
+            read = _slip(tok, vocab)
+            if read is not None and read.cls in chosen:
+                return True  # "bigest"
+            if read is None and len(tok) <= _CUT_SHORT and any(w.startswith(tok) for w in targets):
+                return True  # "tob"
+        elif cls in chosen:
+            return True
+        i += size
+    return False
+
+
 def by_mentions(
     text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH
 ) -> Proposal | None:
@@ -1310,4 +1361,12 @@ def by_mentions(
     return Proposal(tuple(t for p in found for t in p.texts), named=True)
 
 
-__all__ = ["Mention", "Proposal", "Word", "by_mentions", "mentions_of", "words_of"]
+__all__ = [
+    "Mention",
+    "Proposal",
+    "Word",
+    "by_mentions",
+    "mentions_of",
+    "names_answer",
+    "words_of",
+]

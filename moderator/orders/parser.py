@@ -1374,14 +1374,18 @@ def _remarked(
         if m.start() == 0 or m.end() >= len(seg.text.rstrip()):
             continue
         first, second = _part(seg, 0, m.start()), _part(seg, m.end(), len(seg.text))
-        if not remark(second.text) or conditioned(first.text):
-            continue
+        if conditioned(first.text) or not remark(second.text, kind=kind, passed=True, loose=True):
+            continue  # (no remark for any order: not read for the order before it)
         # (the order read as a segment is: "Settler -> quarry, I'm going to build")
         item = _parse_segment(first, kind, own)
         heads = _two_steps(first, kind, own) if isinstance(item, OrderError) else None
         heads = heads or [(first, item)]
         read = [p for _, p in heads if isinstance(p, Parsed) and len(p.alternatives) <= 1]
         if len(read) < len(heads):
+            continue
+        order = read[-1].command
+        answers = target_kind(order) or (kind if len(heads) == 1 else None)
+        if not remark(second.text, kind=answers, passed=isinstance(order, PassCmd)):
             continue
         if isinstance(read[-1].command, RoleCmd) and says_something(second.text):
             continue  # "Captain - I'll load ...": may be its first step, not understood

@@ -13,7 +13,7 @@ from functools import cache
 from ..engine.actions import DecisionKind
 from ..engine.components import Good, Role
 from .commands import ROLE_DECISION
-from .mentions import by_mentions
+from .mentions import by_mentions, names_answer
 from .queue import role_kinds
 from .vocabulary import (
     ENGLISH,
@@ -1337,19 +1337,52 @@ def changing(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     return any_phrase(phrases)
 
 
-def remark(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+def remark(
+    text: str,
+    vocab: Vocabulary = ENGLISH,
+    kind: DecisionKind | None = None,
+    passed: bool = False,
+    loose: bool = False,
+) -> bool:
     """Whether ``text``, after an order on its line, can only be a remark on it ("Quarry
     please, I'm going to be building a lot", "sell corn - need the cash"): it starts
     with the writer's own words or with a word that is no order word, and has no word
-    that may change an order (``changing``, a negation) nor a question."""
+    that may change an order (``changing``, a negation) nor a question.
+
+    ``kind``: the decision the order answers. A remark that names nothing answering it
+    (mentions.names_answer) may also start as a clause of its own with an article or a
+    pronoun ("Build a large warehouse, my goods keep spoiling", "sell corn, it's worth
+    nothing on the ships") and say no to what refers to nothing of the order ("I don't
+    need any more land"); a no followed by "it" or "one" may still be about the order.
+    ``passed``: the order is a pass, which a no after it agrees with ("I'll pass, can't
+    afford anything"). ``loose``: whether it may be a remark for some decision (as if
+    it named nothing answering any)."""
     first = _WORD.search(text)
+    agrees = vocab.term("NO").words if passed else ()  # ("I'll pass, no money left")
     if first is None or "?" in text:
+        return False
+    if any(m.group(0).lower() not in agrees for m in changing(vocab).finditer(text)):
         return False
     word = first.group(0).lower()
     own = {w for w in vocab.first_person if " " not in w}
-    if word not in own and (word in words(vocab) or text[: first.start()].strip(" ,-")):
+    free = loose or (kind is not None and not names_answer(text, kind, vocab))
+    opens = free and (word in vocab.fillers or word in vocab.pronouns)
+    opens = opens or (passed and negation(vocab).match(text, first.start()) is not None)
+    ordered = word in words(vocab) or text[: first.start()].strip(" ,-")
+    if word not in own and not opens and ordered:
         return False  # "..., the big one": more of the order
-    return not (changing(vocab).search(text) or negation(vocab).search(text))
+    no = negation(vocab).search(text)
+    if no is None:
+        return True
+    # What the no is about: never the order itself ("I don't want to pass"); after any
+    # other order, no thing it names or refers to ("not this", "I don't want that one").
+    after = [m.group(0).lower() for m in _WORD.finditer(text[no.end() :])]
+    if set(after) & _term_parts(vocab, ("PASS",)):
+        return False
+    if passed:
+        return True
+    about = {*vocab.fillers, *vocab.term("ART").words} - {*vocab.first_person, "for"}
+    return free and not (after and after[0] in about) and not refers(" ".join(after), vocab)
 
 
 # What may follow a pass and still leave it one ("Pass on the plantations this time",
