@@ -1374,7 +1374,9 @@ def _remarked(
         if m.start() == 0 or m.end() >= len(seg.text.rstrip()):
             continue
         first, second = _part(seg, 0, m.start()), _part(seg, m.end(), len(seg.text))
-        if conditioned(first.text) or not remark(second.text, kind=kind, passed=True, loose=True):
+        if conditioned(first.text, own=own) or not remark(
+            second.text, kind=kind, passed=True, loose=True
+        ):
             continue  # (no remark for any order: not read for the order before it)
         # (the order read as a segment is: "Settler -> quarry, I'm going to build")
         item = _parse_segment(first, kind, own)
@@ -1499,6 +1501,8 @@ def _in_phase(reading: Reading, command: Command) -> bool:
     if not reading.phase:
         return True
     kinds = {k for role in reading.phase for k in role_kinds(role)}
+    if reading.decision is not None:
+        kinds &= {reading.decision}  # "at storage: corn on the 5" is no storage
     return target_kind(command) in kinds
 
 

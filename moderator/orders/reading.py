@@ -395,6 +395,9 @@ class Reading:
     # the choice of a fallback it reads, and how many the fallback lists: a choice not
     # read is never passed over for another (check._choose)
     choice: tuple[int, int] | None = None
+    # the one decision of the phase the words before it name ("at storage:"): only an
+    # order of it is read so
+    decision: DecisionKind | None = None
 
 
 _LABEL = re.compile(
@@ -910,10 +913,15 @@ def _lead_words(
     conditions = _phrases(
         tuple(c for c in vocab.conditions if not (ties and c in vocab.step_joints))
     )
-    condition = False
+    condition = mine = negated = False
     roles: set[Role] = set()
     if _proviso(tokens, vocab):
         return None  # "as long as I can afford it": a condition on the game
+    # "Whatever happens with the ships,": what they name does not change the order, up
+    # to a condition after them (never a no, "or", a question: "no matter what, or ...")
+    regardless = next((p for p in _phrases(vocab.regardless) if tuple(tokens[: len(p)]) == p), ())
+    said = (*vocab.undecided, *vocab.questions, *vocab.exclusions, *vocab.negations)
+    changes = _phrases((*said, *_words(vocab, "NO", "DONT", "_OR", "PASS")))
     i = 0
     while i < len(tokens):
         size, found = 1, None
@@ -924,8 +932,28 @@ def _lead_words(
                 break
         word = tokens[i]
         cond = next((n for n in range(5, 0, -1) if tuple(tokens[i : i + n]) in conditions), 0)
-        if i == 0 and cond:
-            condition, size = True, cond
+        if i and cond:
+            # another condition ("in case I can't answer: when the trader comes")
+            if negated and roles:
+                return None
+            negated = False
+            if regardless:
+                regardless, condition, size = (), True, cond
+                i += size
+                continue
+        if i == 0 and regardless:
+            size = len(regardless)
+        elif regardless and (word.isdigit() or word.endswith("n't") or found in changes):
+            return None
+        elif regardless:
+            pass
+        elif i == 0 and (cond or _decision_lead(tokens, vocab, ties)):
+            condition, size = True, cond or 1
+            # (the writer its subject: "in case I can't answer in time", "if I'm not
+            # around"; a no there is of him, not of the game)
+            mine = cond < len(tokens) and tokens[cond] in _myself(vocab)
+        elif mine and (word.endswith("n't") or found in _phrases(_words(vocab, "NO", "DONT"))):
+            negated = True
         elif word.isdigit() or word.endswith("n't"):
             return None
         elif found is None and _own(word, own):
@@ -950,6 +978,8 @@ def _lead_words(
             found
         ) in vocab.role_verbs:
             roles.add(vocab.role_verbs[" ".join(found)])  # "when we trade", "trading phase"
+        elif condition and " ".join(found) in _heading_verbs(vocab):
+            roles |= _asking(_heading_verbs(vocab)[" ".join(found)][0])  # "at storage"
         elif condition and found in _phrases((*_words(vocab, *_PICK_TERMS), *vocab.role_takes)):
             pass  # "when someone takes the captain", "if someone goes captain"
         elif condition and found in _phrases(_words(vocab, *_ABSENCE_TERMS)):
@@ -959,7 +989,15 @@ def _lead_words(
         else:
             return None
         i += size
+    if negated and roles:
+        return None  # "if I'm not the captain": not when a phase comes
     return frozenset(roles)
+
+
+@cache
+def _myself(vocab: Vocabulary) -> frozenset[str]:
+    """The writer as the subject of a condition ("I", "I'm", "I'll")."""
+    return frozenset(w for w in vocab.first_person if " " not in w and w.startswith("i"))
 
 
 def _holds(tokens: list[str], phrases: tuple[str, ...], start: bool = False) -> bool:
@@ -1016,7 +1054,33 @@ def _words(vocab: Vocabulary, *names: str) -> tuple[str, ...]:
 def _starts_condition(text: str, vocab: Vocabulary, ties: bool) -> bool:
     tokens = tuple(t.lower() for t in _LEAD_TOKEN.findall(text)[:5])
     said = (tuple(c.split()) for c in vocab.conditions if not (ties and c in vocab.step_joints))
-    return any(tokens[: len(c)] == c for c in said)
+    return any(tokens[: len(c)] == c for c in said) or _decision_lead(list(tokens), vocab, ties)
+
+
+def _decision_lead(tokens: list[str], vocab: Vocabulary, ties: bool) -> bool:
+    """Whether ``tokens`` start with a word of ``decision_leads`` before one that names a
+    decision ("at storage", "come storage time", "during storing"); ``ties``: as for
+    _lead_words (a role picked now: "for" ties it to its step)."""
+    if not tokens or tokens[0] not in vocab.decision_leads:
+        return False
+    if ties and tokens[0] in vocab.step_joints:
+        return False
+    after = next((t for t in tokens[1:] if t not in vocab.fillers), None)
+    return after is not None and after in _heading_verbs(vocab)
+
+
+def _asking(kind: DecisionKind) -> frozenset[Role]:
+    """The roles whose phase asks the decision of ``kind`` (the storage: the captain)."""
+    return frozenset(r for r in Role if kind in role_kinds(r))
+
+
+def named_decisions(text: str, vocab: Vocabulary = ENGLISH) -> frozenset[DecisionKind]:
+    """The decisions named by the words of ``text`` that name one ("storage", "when we
+    store"), the writer's words before an order; not those that name a role's phase
+    ("when we ship" may head the storage too)."""
+    tokens = [t.lower() for t in _LEAD_TOKEN.findall(text)]
+    said = (_heading_verbs(vocab).get(t) for t in tokens if t not in vocab.role_verbs)
+    return frozenset(s[0] for s in said if s is not None)
 
 
 @cache
@@ -1312,10 +1376,20 @@ def _conditioned(vocab: Vocabulary) -> re.Pattern[str]:
     return any_phrase(_conditions(vocab))
 
 
-def conditioned(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+def conditioned(text: str, vocab: Vocabulary = ENGLISH, own: frozenset[str] = frozenset()) -> bool:
     """Whether ``text`` holds a word of a condition ("If I were you I'd take the
-    trader"): an order before a remark may not."""
-    return _conditioned(vocab).search(text) is not None
+    trader"), besides those that only say when its order is for, naming no more than
+    the role whose phase it is ("When the settler comes I'll use my hacienda", "sell
+    corn when it gets to me"; lead_in, trailing_condition): an order before a remark
+    may not. ``own``: the writer's names."""
+    readable = text.translate(_APOSTROPHES)
+    lead = lead_in(readable, vocab, own=own)
+    rest = " " * lead.end + readable[lead.end :] if lead is not None else readable
+    tail = trailing_condition(rest, vocab, own=own)
+    if tail is not None:
+        stop = len(rest) if tail.stop is None else tail.stop
+        rest = rest[: tail.end] + " " * (stop - tail.end) + rest[stop:]
+    return _conditioned(vocab).search(rest) is not None
 
 
 @cache
@@ -1648,7 +1722,9 @@ def readings(
     # when it is for, which its kind says ("Later, when someone takes the captain: ship
     # sugar on the 5"): the order is what follows, for the phase they name if any.
     # (read in the text as written: the politeness dropped takes its commas along)
-    said = " " * cut + text.translate(_APOSTROPHES)[cut:]
+    # (after a reason given before the order: "Got my coffee, so for the trader: ...")
+    start = max(cut, why.start if why is not None else 0)
+    said = " " * start + text.translate(_APOSTROPHES)[start:]
     lead = lead_in(said, vocab, kind is DecisionKind.ROLE, own) if "?" not in text else None
     phase = phase | (lead.roles if lead is not None else frozenset()) | phase_named(text, vocab)
     if lead is not None:
@@ -1664,8 +1740,14 @@ def readings(
         phase |= tail.roles
         stop = len(base) if tail.stop is None else tail.stop
         base = base[: tail.end] + " " * (stop - tail.end) + base[stop:]
+    decision: DecisionKind | None = None
     if phase:
         kind = _phase_decision(phase)
+        # (or the one of its decisions the writer's words name: "at storage I want ...")
+        named = named_decisions(said[: lead.end], vocab) if lead is not None else frozenset()
+        if len(named) == 1 and named <= _phase_kinds(phase):
+            (kind,) = named
+            decision = kind
     if unreal(base, vocab):
         return []  # what would have been ("I'd have taken the trader"): no order
     verb = vocab.context_verbs.get(kind) if kind is not None else None
@@ -1763,7 +1845,7 @@ def readings(
         out.extend(Reading(t, MENTIONS_TIER, found.named) for t in found.texts if t not in seen)
     elif kind in _PASSABLE and said_pass(base, vocab):
         out.append(Reading("pass", MENTIONS_TIER))
-    return [replace(r, phase=phase) for r in out] if phase else out
+    return [replace(r, phase=phase, decision=decision) for r in out] if phase else out
 
 
 @cache

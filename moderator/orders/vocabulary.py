@@ -175,6 +175,15 @@ class Vocabulary:
     # the writer's words before it that hold one may say when and how long he is away
     # ("I'm away tomorrow, so in advance: sell corn"), about him, not the order.
     early: tuple[str, ...] = ()
+    # Words that start the writer's words before an order saying it holds whatever happens
+    # ("Whatever happens with the ships, keep my sugar", "No matter what, sell corn"): the
+    # order is what follows them, for no phase in particular; never with a word in them
+    # that may change an order (a no, a condition, a question, "or").
+    regardless: tuple[str, ...] = ()
+    # Words before a word that names one decision ("storage", "storing") that make them
+    # when the order is for, as a condition does ("at storage I want indigo in the
+    # warehouse", "come storage time: sugar"): the order is of that decision.
+    decision_leads: tuple[str, ...] = ()
     # Words that make the words around an order a condition on the game, which the
     # moderator cannot check ("unless Bob sells corn", "as long as I can afford it", "if
     # I have enough money"): never passed over as only saying when; the order is refused.
@@ -808,6 +817,12 @@ ENGLISH = Vocabulary(
     phase_leads=("in", "for", "during"),
     role_takes=("goes", "going", "went", "becomes", "become"),
     early=("in advance", "advance", "ahead of time", "ahead", "early", "beforehand"),
+    decision_leads=("at", "come", "for", "during", "by"),
+    regardless=(
+        *("whatever happens", "whatever else happens", "no matter what", "no matter how"),
+        *("regardless", "in any case", "in any event", "come what may"),
+        *("whatever the", "however the"),
+    ),
     provisos=(
         *("unless", "afford", "enough", "money", "cash", "cheap", "expensive", "worth"),
         *("price", "prices", "cost", "costs", "profit", "profitable"),
@@ -1109,7 +1124,7 @@ def known(vocab: Vocabulary = ENGLISH) -> frozenset[str]:
         out.update(phrase.split())
     for phrase in (*vocab.unreal, *vocab.participles, *vocab.actuals, *vocab.whichevers):
         out.update(phrase.split())
-    for phrase in (*vocab.provisos, *vocab.role_takes, *vocab.early):
+    for phrase in (*vocab.provisos, *vocab.role_takes, *vocab.early, *vocab.regardless):
         out.update(phrase.split())
     return frozenset(out)
 
@@ -1238,7 +1253,14 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"role or what it does after {codes(vocab.phase_leads)} and before "
         f"{codes(vocab.phase_words)} (`in the trading phase I'll sell corn`). A heading "
         f"of {codes(vocab.heading_words)} or a verb of one decision names it (`Storage: "
-        "sugar in the warehouse`, `Shipping - corn on the 5`). Said with "
+        "sugar in the warehouse`, `Shipping - corn on the 5`), and so does such a word "
+        f"after {codes(vocab.decision_leads)} (`at storage I want indigo in the "
+        "warehouse`): only an order of that decision is read so. A condition on you "
+        "alone may say no (`in case I can't answer in time:`, `if I'm not around,`), but "
+        "names nothing of the game. Words that start with "
+        f"{codes(vocab.regardless)} say the order holds whatever happens (`Whatever "
+        "happens with the ships, keep my sugar`): what they name is passed over, up to "
+        "a condition after them, but never a no, `or` or a question in them. Said with "
         f"{codes(vocab.early)}, your words may say when you are away (`Away tomorrow, so "
         f"in advance: sell corn`). Words with {codes(vocab.negations)} are never passed "
         f"over, nor a condition with {codes(vocab.provisos)} (`as long as I can afford "

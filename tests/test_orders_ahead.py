@@ -1,0 +1,97 @@
+"""Orders sent ahead for a later decision (issue 11): the writer's words around them.
+Words saying the order holds whatever happens, a reason before when it is for, a remark
+after it, a condition on the writer himself with a no in it, and the storage named as
+when it is for are passed over; a no on the game, a condition the moderator cannot check
+and an order of another decision than the one named are not."""
+
+from __future__ import annotations
+
+import pytest
+from orderscorpus import load_position
+
+from moderator.engine.actions import DecisionKind
+from moderator.engine.components import Good
+from moderator.orders import check_mail
+from moderator.orders.commands import KeepCmd, SellCmd, target_kind
+from moderator.orders.vocabulary import ENGLISH
+
+SELL_TOBACCO = [SellCmd((Good.TOBACCO,))]
+
+
+def _kept(text: str, position: str = "role", seat: int = 1) -> list[object]:
+    """What a mail from ``seat`` (Bob: nothing to decide in "role") keeps."""
+    report = check_mail(text, load_position(position), seat)
+    assert report.actions == [], report.render()
+    return [q.command for q in report.queued]
+
+
+@pytest.mark.parametrize("lead", ENGLISH.regardless)
+@pytest.mark.parametrize("when", ["when the trader comes, ", "in the trader phase: ", ""])
+def test_words_saying_the_order_holds_whatever_happens_are_passed_over(
+    lead: str, when: str
+) -> None:
+    assert (
+        _kept(f"{lead.capitalize()} else, {when}sell tobacco") == SELL_TOBACCO
+        or _kept(f"{lead.capitalize()}, {when}sell tobacco") == SELL_TOBACCO
+    )
+
+
+@pytest.mark.parametrize(
+    "lead",
+    ["no matter what, unless Anna sells", "whatever happens, if nobody sells"],
+)
+def test_whatever_happens_with_a_condition_or_a_no_in_it_is_not_passed_over(lead: str) -> None:
+    assert _kept(f"{lead}, sell tobacco when the trader comes") == []
+
+
+@pytest.mark.parametrize("reason", ["Got nothing else", "My tobacco is worth the most"])
+@pytest.mark.parametrize("when", ["for the trader later - ", "in the trader phase: "])
+def test_a_reason_before_when_the_order_is_for_is_passed_over(reason: str, when: str) -> None:
+    assert _kept(f"{reason}, so {when}sell tobacco") == SELL_TOBACCO
+
+
+@pytest.mark.parametrize(
+    "order", ["When the trader comes I'll sell tobacco", "sell tobacco once it gets to me"]
+)
+@pytest.mark.parametrize(
+    "aside", [", just so you know", ", I could use the money", " - fingers crossed"]
+)
+def test_a_remark_after_an_order_whose_condition_only_says_when(order: str, aside: str) -> None:
+    report = check_mail(order + aside, load_position("role"), 1)
+    assert [q.command for q in report.queued] == SELL_TOBACCO, report.render()
+
+
+@pytest.mark.parametrize(
+    "condition",
+    ["in case I can't answer in time", "if I don't reply", "in case I'm not around"],
+)
+def test_a_no_in_a_condition_on_the_writer_himself_is_passed_over(condition: str) -> None:
+    assert _kept(f"{condition}: when the trader comes, sell tobacco") == SELL_TOBACCO
+
+
+@pytest.mark.parametrize(
+    "condition",
+    [
+        "if I'm not the trader",
+        "if I don't take the trader",
+        "if Anna doesn't sell",
+        "if nobody sells",
+    ],
+)
+def test_a_no_on_the_game_in_a_condition_stops_the_order(condition: str) -> None:
+    assert _kept(f"{condition}, sell tobacco") == []
+
+
+@pytest.mark.parametrize(
+    "when", ["at storage", "At storage time:", "come storage,", "for storage:"]
+)
+def test_the_storage_named_as_when_the_order_is_for_reads_it_as_a_storage(when: str) -> None:
+    kept = _kept(f"{when} I keep indigo and coffee in my warehouse", "craftsman", 3)
+    assert [type(c) for c in kept] == [KeepCmd]
+    kept = _kept(f"{when.rstrip(':,')}: tobacco in the warehouse", "craftsman", 3)
+    assert [target_kind(c) for c in kept] == [DecisionKind.STORE]
+
+
+def test_an_order_of_another_decision_than_the_one_named_is_not_read() -> None:
+    assert _kept("at storage: corn on the 5", "craftsman", 3) == []
+    assert _kept("when we ship, keep tobacco in the warehouse", "craftsman", 3) != []
