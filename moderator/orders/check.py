@@ -39,6 +39,7 @@ from .errors import (
     OrderSyntaxError,
     Question,
     Remark,
+    not_understood,
 )
 from .format import format_action, legal_orders
 from .mentions import names_answer
@@ -739,7 +740,7 @@ def _whole_colonist_order(report: Report, decision: Decision | None) -> None:
     """A colonist or keep order is read whole, from every line of the mail: when a line
     was not understood it may have been part of it, so none of it is applied (never a
     layout or a storage the player did not order)."""
-    unread = [e for e in report.errors if isinstance(e, OrderSyntaxError)]
+    unread = not_understood(report.errors)
     if decision is None or decision.kind not in _WHOLE or not unread:
         return
     for i, a in enumerate(report.accepted):
@@ -758,7 +759,7 @@ def _loose_alone(report: Report, now: DecisionKind | None) -> None:
     """An order read by what it names is done only when nothing else of the mail was
     left not understood: what the moderator could not read may change it (the factory,
     and below it a line on the university he could not read)."""
-    unread = [e for e in report.errors if isinstance(e, OrderSyntaxError)]
+    unread = not_understood(report.errors)
     loose = [a for a in report.accepted if a.loose and _changed_by(a, unread, now)]
     if not loose:
         return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 
 class OrderError(Exception):
@@ -80,12 +80,28 @@ class Remark(OrderSyntaxError):
     """Words after an order on its line that can only be a remark on it ("Quarry please,
     I'm going to be building a lot"): nothing in them is done. Still words not
     understood, so they stop what they may change (an order read whole or by what it
-    names)."""
+    names); ``checked``: but one that only says the board is full ("all my stuff is
+    full"), which the rules check, and which stops nothing."""
 
-    def __init__(self, line: str = "", line_no: int | None = None) -> None:
-        super().__init__("a remark on the order before it: nothing in it is done")
+    def __init__(self, line: str = "", line_no: int | None = None, checked: bool = False) -> None:
+        super().__init__(
+            "a remark on your board, which the rules check: nothing in it is done"
+            if checked
+            else "a remark on the order before it: nothing in it is done"
+        )
         self.line = line
         self.line_no = line_no
+        self.checked = checked
+
+
+def not_understood(errors: Iterable[OrderError]) -> list[OrderSyntaxError]:
+    """The errors that are words not understood, which may change an order read whole or
+    by what it names: not a remark that only says the board is full."""
+    return [
+        e
+        for e in errors
+        if isinstance(e, OrderSyntaxError) and not (isinstance(e, Remark) and e.checked)
+    ]
 
 
 class IllegalOrder(OrderError):
@@ -134,4 +150,5 @@ __all__ = [
     "OrderSyntaxError",
     "Question",
     "Remark",
+    "not_understood",
 ]

@@ -788,6 +788,13 @@ def _mayor_tokens(words: Sequence[Word], vocab: Vocabulary) -> list[list[_Tok]] 
         if place:
             if "size" in kinds and "name" not in kinds:
                 raise ValueError("a size alone names no place")
+            said = [t.kind for t in clauses[-1] if t.kind != "colonist"][-2:]
+            if kinds == ["plantation"] and said == ["place", "from"]:
+                worker = next(t for t in reversed(clauses[-1]) if t.kind == "place")
+                if worker.text in vocab.goods:
+                    place.clear()  # "my corn guy off the field": the corn field
+                    kinds.clear()
+                    return
             clauses[-1].append(_Tok("place", " ".join(place)))
             place.clear()
             kinds.clear()
@@ -814,7 +821,8 @@ def _mayor_tokens(words: Sequence[Word], vocab: Vocabulary) -> list[list[_Tok]] 
             elif w.cls == "joint" and w.text in vocab.term("_OR").words:
                 return None  # a choice: asked by the grammar's readings, never guessed
             elif w.cls == "joint":
-                clauses[-1].append(_Tok("and"))
+                if clauses[-1]:  # (not "And sure, ...": a sentence that goes on)
+                    clauses[-1].append(_Tok("and"))
             elif w.cls == "number" or w.text == "one":
                 n = _number(Mention("number", (w.text,)), vocab)
                 clauses[-1].append(_Tok("number", str(1 if n is None else n)))
@@ -854,6 +862,74 @@ def _unchanged(part: Sequence[Word], vocab: Vocabulary) -> bool:
         return False
     stay = set(vocab.term("STAY").words)
     return all(w.cls in ("asis", "not") or w.text in as_is or w.text in stay for w in said)
+
+
+# The terms whose words a clause that says the board is full may have besides its own
+# (says_full): words that name no place, count or answer ("all my buildings are full").
+_FULL_WITH = ("FILLER", "ART", "COLONIST", "EVERYTHING", "EVERYONE", "PLANTATION", "BOARD", "BUILD")
+
+
+@cache
+def _full(vocab: Vocabulary) -> tuple[re.Pattern[str], frozenset[str]]:
+    """The words of ``full`` (longest first), and the table's words a clause of them may
+    have besides."""
+    phrases = sorted(vocab.full, key=len, reverse=True)
+    pattern = re.compile(
+        r"\b(?:" + "|".join(r"\s+".join(map(re.escape, p.split())) for p in phrases) + r")\b",
+        re.IGNORECASE,
+    )
+    allowed = {w for name in _FULL_WITH for t in vocab.term(name).words for w in t.split()}
+    return pattern, frozenset(allowed | set(vocab.first_person))
+
+
+def says_full(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` only says the writer's board has no room ("all my stuff is full",
+    "there's no room for him anyway"): a word of the table's ``full``, and besides it
+    only words that name nothing (``_FULL_WITH``'s, the writer's, words the table does
+    not know and that may change nothing). A remark the rules check: it orders nothing."""
+    if not vocab.full or "?" in text:
+        return False
+    pattern, allowed = _full(vocab)
+    if pattern.search(text) is None:
+        return False
+    table = {w for t in vocab.terms for w in t.words if " " not in w}
+    qualifying_ = qualifying(vocab)
+    for tok in _TOKEN.findall(pattern.sub(" ", text.lower())):
+        if tok in _STOPS or tok in allowed:
+            continue
+        if (
+            tok in table
+            or tok.isdigit()
+            or (tok,) in qualifying_
+            or (_CONTRACTION.sub("", tok),) in qualifying_
+        ):
+            return False
+    return True
+
+
+@cache
+def _polite_end(vocab: Vocabulary) -> re.Pattern[str]:
+    """Politeness at the end of a clause ("I'll take the extra guy too, ...")."""
+    phrases = sorted(vocab.courtesies, key=len, reverse=True)
+    said = "|".join(r"\s+".join(map(re.escape, p.split())) for p in phrases)
+    return re.compile(rf"\b(?:{said})(?=\s*(?:[,;:.!]|$))", re.IGNORECASE)
+
+
+def _mayor_text(text: str, vocab: Vocabulary) -> str:
+    """``text`` as the mayor's reading reads it, the same length: its clauses that only
+    say the board is full (says_full) and politeness at a clause's end ("too", "as
+    well": no time nor addition changes a layout) blanked out, the punctuation kept."""
+    text = re.sub(r"[^,;:.!]+", lambda m: " " * len(m[0]) if says_full(m[0], vocab) else m[0], text)
+    lexicon = _lexicon(vocab)
+
+    def polite(m: re.Match[str]) -> str:
+        said = tuple(m[0].lower().split())
+        before = tuple(t.lower() for t in _TOKEN.findall(text[: m.start()]))
+        if any((*before[-n:], *said) in lexicon for n in range(1, _MAX_PHRASE)):
+            return m[0]  # (the end of a phrase of the table: "stays as it is")
+        return " " * len(m[0])
+
+    return _polite_end(vocab).sub(polite, text)
 
 
 def _mayor_words(words: Sequence[Word], vocab: Vocabulary) -> list[Word] | None:
@@ -1184,7 +1260,14 @@ def _mayor(words: Sequence[Word], vocab: Vocabulary) -> Proposal | None:
             continue
         taken = False
         if kinds <= {"not", "yes"}:
-            # "Extra colonist: no thanks": the answer of the clause before
+            # "Extra colonist: no thanks": the answer of the clause before; "Sure, I'll
+            # take the extra one": the same answer as the clause after
+            coming = clauses[at + 1] if at + 1 < len(clauses) else []
+            takes = {"extra", "take"} <= {t.kind for t in coming} and not any(
+                t.kind == "not" for t in coming
+            )
+            if not asked_extra and len(clause) == 1 and kinds == {"yes"} and takes:
+                continue
             if not asked_extra or len(clause) != 1:
                 return None
             extra = clause[0].kind == "yes"
@@ -1322,6 +1405,8 @@ def by_mentions(
     reading gives up (see the module's doc)."""
     if "?" in text:
         return None  # a question, not an order
+    if kind is DecisionKind.MAYOR:
+        text = _mayor_text(text, vocab)
     words = words_of(text, vocab, chat=True)
     if words is None:
         return None

@@ -60,7 +60,7 @@ from .commands import (
     target_kind,
 )
 from .errors import OrderError, OrderSyntaxError, Remark
-from .mentions import by_mentions, mentions_of, words_of
+from .mentions import by_mentions, mentions_of, says_full, words_of
 from .queue import role_kinds
 from .reading import (
     MENTIONS_TIER,
@@ -1374,8 +1374,10 @@ def _remarked(
         if m.start() == 0 or m.end() >= len(seg.text.rstrip()):
             continue
         first, second = _part(seg, 0, m.start()), _part(seg, m.end(), len(seg.text))
-        if conditioned(first.text, own=own) or not remark(
-            second.text, kind=kind, passed=True, loose=True
+        # (a remark that the mayor's board is full: "no change, all my stuff is full")
+        checked = kind is DecisionKind.MAYOR and says_full(second.text)
+        if conditioned(first.text, own=own) or not (
+            checked or remark(second.text, kind=kind, passed=True, loose=True)
         ):
             continue  # (no remark for any order: not read for the order before it)
         # (the order read as a segment is: "Settler -> quarry, I'm going to build")
@@ -1387,7 +1389,7 @@ def _remarked(
             continue
         order = read[-1].command
         answers = target_kind(order) or (kind if len(heads) == 1 else None)
-        if not remark(second.text, kind=answers, passed=isinstance(order, PassCmd)):
+        if not (checked or remark(second.text, kind=answers, passed=isinstance(order, PassCmd))):
             continue
         if isinstance(read[-1].command, RoleCmd) and says_something(second.text):
             continue  # "Captain - I'll load ...": may be its first step, not understood
@@ -1396,7 +1398,7 @@ def _remarked(
             return None  # two orders: read as written
         # (not "did you mean" on a remark: "love the smell of it" is no "move the small
         # of it" while the craftsman)
-        return [*heads, (second, Remark(second.text, second.line_no))]
+        return [*heads, (second, Remark(second.text, second.line_no, checked))]
     return None
 
 

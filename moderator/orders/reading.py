@@ -13,7 +13,7 @@ from functools import cache
 from ..engine.actions import DecisionKind
 from ..engine.components import Good, Role
 from .commands import ROLE_DECISION
-from .mentions import by_mentions, names_answer
+from .mentions import by_mentions, names_answer, says_full
 from .queue import role_kinds
 from .vocabulary import (
     ENGLISH,
@@ -281,6 +281,8 @@ def detail_said(text: str, vocab: Vocabulary = ENGLISH) -> str | None:
     buildings, an answer and the words joining them); it places a colonist anywhere
     but on "it" ("put him in the university" is the mayor's); or, naming no building,
     it says no yes or no to a colonist ("Colonists:", "Hey folks")."""
+    if says_full(text, vocab):
+        return None  # "there's no room for him anyway": a remark on the board
     w = _detail_words(vocab)
     found = {m.group(0).lower() for m in _WORD.finditer(text)}
     named = found & _naming_words(vocab)

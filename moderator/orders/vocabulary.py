@@ -155,6 +155,11 @@ class Vocabulary:
     # AS_IS's and "everything else" ("everything else stays where it is", "don't touch
     # anything else", "same as now, plus ..."): the clause orders nothing more.
     unchanged: tuple[str, ...] = ()
+    # The mayor's colonists: words that say the writer's board has no room ("all my stuff
+    # is full", "there's no room for him anyway"): a clause of them and of words that name
+    # nothing is a remark the rules check (a layout that leaves a circle empty is refused
+    # anyway), which orders nothing and stops nothing.
+    full: tuple[str, ...] = ()
     # Words before a plantation or a quarry that pick one of its kind by its place or
     # state ("my second sugar field", "my empty tobacco field"): a colonist on that kind,
     # which the board gives only where one of them has room.
@@ -457,7 +462,8 @@ ENGLISH = Vocabulary(
             "COLONIST",
             (
                 *_s("colonist", "worker", "guy", "person", "meeple", "labourer", "laborer"),
-                *("man", "men", "people", "ones", "folks", "him", "her"),
+                *("man", "men", "people", "ones", "folks", "him", "her", "them"),
+                *("he", "she", "they"),
                 *_s("newcomer", "newbie"),
             ),
             "a colonist",
@@ -662,6 +668,9 @@ ENGLISH = Vocabulary(
         "to the trading house",
         "at the trading house",
         "for me",
+        "on my side",
+        "from my side",
+        "for my part",
         "for now",
         "this time",
         "this round",
@@ -791,6 +800,7 @@ ENGLISH = Vocabulary(
         *("surprise me", "you pick", "dealer's choice", "don't care"),
         *("let you know", "back and forth", "i'm torn", "make up my mind", "not decided yet"),
         *("either", "maybe", "perhaps", "fine by me", "fine with me"),
+        *("wherever", "as you see fit", "you know best", "however you like"),
     ),
     choices=("between", "vs", "versus"),
     interjections=(
@@ -839,6 +849,11 @@ ENGLISH = Vocabulary(
     unchanged=(
         *("where", "where it is", "where it was", "where they were", "as it is", "as it was"),
         *("as now", "touch", "touches", "anything else", "nothing else", "same as now"),
+    ),
+    full=(
+        *("full", "no room", "no space", "no more room", "no more space", "nowhere"),
+        *("fully manned", "fully staffed", "fully occupied", "all manned", "all occupied"),
+        *("no empty circles", "no empty circle", "no vacancies", "no vacancy"),
     ),
     field_marks=(
         *("empty", "unmanned", "vacant", "unoccupied", "unstaffed", "unused", "idle"),
@@ -1341,7 +1356,9 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         "the rest of the board stays as it is (`everything else stays where it is`, `don't "
         f"touch anything else`): nothing more is ordered. {codes(vocab.field_marks)} before "
         "a plantation pick one of its kind (`my empty tobacco field`): a colonist goes on "
-        "one of that kind with room."
+        f"one of that kind with room. A clause that only says your board is full, with "
+        f"{codes(vocab.full)} (`there's no room for him anyway`, `all my stuff is full`), "
+        "is a remark the rules check: it orders nothing and stops nothing."
     )
     lines.append(
         "A word with one letter wrong, added, missing or two letters swapped, or the "
