@@ -17,6 +17,7 @@ from moderator.orders.reading import normalise
 from moderator.orders.vocabulary import (
     ENGLISH,
     VOCABULARIES,
+    abbreviated,
     close_words,
     guide_section,
     suggestions,
@@ -68,10 +69,15 @@ def test_every_word_the_grammar_accepts_is_suggestible_and_documented() -> None:
     fillers = set(ENGLISH.fillers)
     for term in ENGLISH.terms:
         for word in term.words:
+            if abbreviated(word):
+                continue  # (on the line of short forms: below)
             assert word in documented, f"{word!r} ({term.name}) is not in docs/orders.md"
             if term.name != "FILLER" and re.fullmatch(r"[\w' ]+", word):
                 for part in word.split():
                     assert part in suggestions(), f"{part!r} cannot be suggested"
+    for short, meant in ENGLISH.abbreviations.items():
+        assert short in documented and set(meant) <= documented, short
+        assert short not in suggestions(), short  # (the word meant is offered)
     assert set(suggestions()) <= set(words())
     assert not set(suggestions()) & fillers - {"do"}
     # "Did you mean" offers the table's words: each is offered for itself.
@@ -97,10 +103,11 @@ def test_the_guide_section_needs_its_markers() -> None:
 @pytest.mark.parametrize("word", list(ENGLISH.goods))
 def test_each_good_word_means_its_good(word: str) -> None:
     assert parse_order(f"settle {word}") == SettleCmd(ENGLISH.goods[word])
-    assert ENGLISH.goods[word] is Good[word.rstrip("s").upper()]
+    spelled = ENGLISH.abbreviations.get(word, (word,))[0]  # ("tob": "tobacco")
+    assert ENGLISH.goods[word] is Good[spelled.rstrip("s").upper()]
 
 
-@pytest.mark.parametrize("word", [w for w in ENGLISH.roles if not w.startswith("prospector")])
+@pytest.mark.parametrize("word", [w for w, r in ENGLISH.roles.items() if r is not Role.PROSPECTOR])
 def test_each_role_word_means_its_role(word: str) -> None:
     assert parse_order(f"role {word}") == RoleCmd((RoleRef(ENGLISH.roles[word]),))
 

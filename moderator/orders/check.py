@@ -88,7 +88,15 @@ from .reading import (
     when_blanked,
 )
 from .resolve import KIND_NAMES, asked_now, decision_of, never_this_phase, or_list, resolve
-from .vocabulary import ENGLISH, Vocabulary, close_words, known, negation, not_now
+from .vocabulary import (
+    ENGLISH,
+    Vocabulary,
+    close_words,
+    known,
+    negation,
+    not_now,
+    written_out,
+)
 
 _SETTLE = DecisionKind.SETTLE
 # The text of the hacienda's default taken on the way to a settle order.
@@ -324,7 +332,7 @@ def _choose(item: Parsed, game: Game, seat: int, decision: Decision | None) -> t
         in_tier = [a for a in item.alternatives if a.reading.tier == tier]
         if all(a.reading.why for a in in_tier):
             continue  # only the reason reads as an order: the order itself was not read
-        named = [a.reading.text for a in in_tier]
+        named = [written_out(a.reading.text) for a in in_tier]
         if len(named) > 1 and any(a.reading.named for a in in_tier):
             # Several things of the kind asked named ("the builder and the captain"):
             # which one is meant is the player's to say, whatever is legal.
@@ -353,7 +361,7 @@ def _choose(item: Parsed, game: Game, seat: int, decision: Decision | None) -> t
             return chosen.command, chosen.reading.text
         if legal or later:
             meanings = [format_action(action, game, seat) for action in legal]
-            meanings += [a.reading.text for a in later.values()]
+            meanings += [written_out(a.reading.text) for a in later.values()]
             raise AmbiguousOrder(
                 f'"{item.segment.text}" could mean {or_list(meanings)}: write which one',
                 alternatives=meanings,
@@ -366,7 +374,7 @@ def _choose(item: Parsed, game: Game, seat: int, decision: Decision | None) -> t
     text, error = failed
     if isinstance(error, AmbiguousOrder):
         raise error
-    raise IllegalOrder(f'read as "{text}": {error.reason}')
+    raise IllegalOrder(f'read as "{written_out(text)}": {error.reason}')
 
 
 # A line that does not parse and starts like a greeting or a closing is not an order.

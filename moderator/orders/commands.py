@@ -92,9 +92,14 @@ class Where(Enum):
 
 @dataclass(frozen=True, slots=True)
 class KeepItem:
+    """A good kept, how many and where. ``heads``: its place is said before it
+    ("warehouse: sugar"), and so is for the goods after it in its list that say none
+    ("warehouse: sugar and tobacco")."""
+
     good: Good
     count: int | None = None
     where: Where | None = None
+    heads: bool = field(default=False, compare=False)
 
 
 class Rest(Enum):

@@ -26,7 +26,16 @@ from functools import cache
 
 from ..engine.actions import DecisionKind
 from ..engine.components import Building, Good, Role
-from .vocabulary import ENGLISH, Vocabulary, known, not_now, qualifying, slip_kind
+from .vocabulary import (
+    ENGLISH,
+    SLASHED,
+    Vocabulary,
+    known,
+    not_now,
+    qualifying,
+    slip_kind,
+    spelled_out,
+)
 
 # What a word of the table is, for this reading (the table's term names, grouped).
 _CLASSES = {
@@ -109,7 +118,9 @@ _PRIORITY = (
     "joint",
     "filler",
 )
-_TOKEN = re.compile(r"\d+|[a-z]+(?:['\-][a-z]+)*|[,:;.!()&+]|(?<!\S)-(?!\S)", re.IGNORECASE)
+_TOKEN = re.compile(
+    rf"\d+|{SLASHED}|[a-z]+(?:['\-][a-z]+)*|[,:;.!()&+]|(?<!\S)-(?!\S)", re.IGNORECASE
+)
 _MAX_PHRASE = 3
 # Words that end a negation's reach: it excludes what follows it up to here.
 # (a dash between blanks too: "No wharf this time - indigo on the big ship")
@@ -177,11 +188,15 @@ _CONTRACTION = re.compile(r"'(?:s|re|ll|d|ve|m)$")
 
 @cache
 def _targets(vocab: Vocabulary) -> dict[str, str]:
-    """The single words a slip may stand for, with their classes."""
+    """The single words a slip may stand for, with their classes (no abbreviation)."""
     return {
         k[0]: cls
         for k, cls in _lexicon(vocab).items()
-        if len(k) == 1 and cls not in _IDLE and len(k[0]) >= 3 and k[0].isalpha()
+        if len(k) == 1
+        and cls not in _IDLE
+        and len(k[0]) >= 3
+        and k[0].isalpha()
+        and k[0] not in vocab.abbreviations  # (never slips: "fat" is no "fact")
     }
 
 
@@ -192,6 +207,10 @@ def _slip(token: str, vocab: Vocabulary) -> Word | None:
     gives up (a word that may change the meaning, another form of a table word, a word
     too short)."""
     qualifying_ = qualifying(vocab)
+    spelled = spelled_out(token, vocab)  # ("wouldnt": "wouldn't")
+    if spelled is None:
+        return None  # "stor": the storage, or store
+    token = spelled
     base = _CONTRACTION.sub("", token)
     parts = tuple(p for p in re.split(r"[-']", base) if p)
     if token.endswith("n't") or (len(token) <= 2 and token not in known(vocab)):
@@ -239,7 +258,7 @@ def words_of(text: str, vocab: Vocabulary = ENGLISH, chat: bool = False) -> list
     tokens = [t.lower() for t in cased]
     if len(tokens) != len(text.split()) and not tokens:
         return None
-    if re.sub(r"[\s\w'\-,:;.!()&+]", "", text):
+    if re.sub(r"[\s\w'\-,:;.!()&+]", "", re.sub(SLASHED, "", text, flags=re.IGNORECASE)):
         return None  # a sign the reading does not model ("?", "/", "+", a quote)
     lexicon = _lexicon(vocab)
     qualifying_ = qualifying(vocab)
@@ -277,7 +296,9 @@ def words_of(text: str, vocab: Vocabulary = ENGLISH, chat: bool = False) -> list
             if said and said == size and tuple(tokens[i : i + said]) in _qualifiers(vocab):
                 qualified = True
         if cls is not None:
-            out.append(Word(cls, " ".join(tokens[i : i + size])))
+            # (an abbreviation as the word it stands for: "lg wh" is "large warehouse")
+            spelled = (spelled_out(t, vocab) or t for t in tokens[i : i + size])
+            out.append(Word(cls, " ".join(spelled)))
             i += size
             continue
         if not chat:

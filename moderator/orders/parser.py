@@ -477,7 +477,7 @@ class _ToCommand(Transformer[Token, Command]):
         return KeepItem(good_of(str(good)), _count(count), where)
 
     def placed_keep_item(self, where: Where, count: Token | None, good: Token) -> KeepItem:
-        return KeepItem(good_of(str(good)), _count(count), where)
+        return KeepItem(good_of(str(good)), _count(count), where, heads=True)
 
     def in_warehouse(self, *_: Token) -> Where:
         return Where.WAREHOUSE
@@ -496,6 +496,9 @@ class _ToCommand(Transformer[Token, Command]):
 
     def keep_order(self, _verb: Token, *parts: KeepItem | KeptRest | Dropped) -> KeepCmd:
         items = tuple(p for p in parts if isinstance(p, KeepItem))
+        if items and items[0].heads and all(i.where is None for i in items[1:]):
+            # "warehouse: corn and sugar": the place at the head of the list is for all
+            items = tuple(replace(i, where=items[0].where) for i in items)
         rests = [p for p in parts if isinstance(p, KeptRest)]
         drop = tuple(g for p in parts if isinstance(p, Dropped) for g in p.goods)
         if len(rests) > 1:
@@ -1072,6 +1075,9 @@ class Segment:
 
 
 _PASSWORD = re.compile(r"^\s*password\b", re.IGNORECASE)
+# Between two orders on a line: a semicolon, or a slash between blanks ("tob wh / sugar
+# rose"; not "w/", nor "sugar/coffee", which may say or).
+_BETWEEN_ORDERS = re.compile(r";|(?<=\s)/(?=\s)")
 
 
 def segments(
@@ -1132,7 +1138,7 @@ def _pieces(text: str, own: frozenset[str], others: frozenset[str]) -> Iterator[
         if not body.strip() or _PASSWORD.match(body):
             continue
         start = 0
-        for part in body.split(";"):
+        for part in _BETWEEN_ORDERS.split(body):
             for at, clause in clauses(part, own=own, others=others):
                 yield Segment(line_no, line, start + at + 1, clause)
             start += len(part) + 1
@@ -1311,7 +1317,8 @@ def _joint(ties: bool, vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     # (and an arrow, "Settler -> coffee", or a bracket, "Craftsman (bonus: sugar)")
     arrows = "|".join(re.escape(w) for w in vocab.term("TO").words if not w.isalpha())
     signs = rf"(?:{arrows}|[,:(\-\u2013\u2014])"
-    return re.compile(rf"\s*(?:{signs}|\b(?:{words})\b)(?:\s|{signs}|\b(?:{words})\b)*", re.I)
+    said = rf"(?<!\w)(?:{words})(?!\w)"  # (whole words, and signs: "&", "+", "w/")
+    return re.compile(rf"\s*(?:{signs}|{said})(?:\s|{signs}|{said})*", re.I)
 
 
 def _part(seg: Segment, start: int, end: int) -> Segment:

@@ -17,6 +17,7 @@ from .mentions import by_mentions, names_answer, says_full
 from .queue import role_kinds
 from .vocabulary import (
     ENGLISH,
+    SLASHED,
     Term,
     Vocabulary,
     known,
@@ -37,7 +38,9 @@ def phrase(words: str) -> str:
 
 def any_phrase(phrases: Iterable[str]) -> re.Pattern[str]:
     """Any of ``phrases``, whole words, in any case (none: a pattern that never matches)."""
-    return re.compile(rf"\b(?:{'|'.join(map(phrase, phrases)) or '(?!)'})\b", re.IGNORECASE)
+    # (whole words; and a sign, as "&" or "w/", between blanks)
+    said = "|".join(map(phrase, phrases)) or "(?!)"
+    return re.compile(rf"(?<!\w)(?:{said})(?!\w)", re.IGNORECASE)
 
 
 def _term_parts(vocab: Vocabulary, names: Iterable[str]) -> frozenset[str]:
@@ -125,10 +128,13 @@ def _clause_break(vocab: Vocabulary) -> re.Pattern[str]:
     # (and a joint of a role to its step that names it: "the settler role and, with it,
     # take a quarry")
     tied = [w for w in vocab.step_joints if len(w.split()) > 1]
-    joins = (*vocab.term("_AND").words, *vocab.term("_THEN").words, *tied)
+    # (an arrow before a verb is a "then": "2 off sugar -> fill the mill")
+    arrows = [w for w in vocab.term("TO").words if not w.isalpha()]
+    joins = (*vocab.term("_AND").words, *vocab.term("_THEN").words, *tied, *arrows)
     joints = "|".join(phrase(w) for w in sorted(joins, key=len, reverse=True))
+    joint = rf"(?<!\w)(?:{joints})(?!\w)"  # (whole words, and signs: "&", "+")
     # A sentence's end (unless the next takes it back: "captain. Actually trader"), or
-    # a comma, "and" or "then" before a verb ("..., add 1 to hut") or before the words
+    # a comma, "and", "then" or an arrow before a verb ("..., add 1 to hut") or before the words
     # a new request starts with ("..., and I'd like the coffee plantation").
     # (nor before a contrast: "Not sure. But trader" is one order, the decision)
     takeback = "|".join(
@@ -140,7 +146,7 @@ def _clause_break(vocab: Vocabulary) -> re.Pattern[str]:
     leads = "|".join(phrase(lead) for lead in vocab.clause_leads) or r"(?!)"
     return re.compile(
         rf"(?<=[.!])\s+(?=\S)(?!(?:{takeback}))"
-        rf"|\s*(?:,|\b(?:{joints})\b)(?:\s|,|\b(?:{joints})\b)*"
+        rf"|\s*(?:,|{joint})(?:\s|,|{joint})*"
         rf"(?=(?:\b(?:{fillers})\b\s*)*\b(?:{verbs})\b|\b(?:{leads})\b)",
         re.IGNORECASE,
     )
@@ -237,6 +243,8 @@ class _DetailWords:
     allowed: frozenset[str]  # the buildings, the answers and the joining words
     away: frozenset[str]  # saying the colonist stays away: LEAVE, EMPTY, ``unmanned``
     unmanned: frozenset[str]
+    leave: frozenset[str]  # LEAVE's, with EMPTY's: unmanned too ("leave it empty")
+    empty: frozenset[str]
     colonist: frozenset[str]
     yes: frozenset[str]
     no: frozenset[str]  # NO and DONT: a refusal ("I don't want it")
@@ -245,6 +253,11 @@ class _DetailWords:
     placing: frozenset[str]  # PLACE's and MOVE's that are no word of a colonist
     source: frozenset[str]  # FROM's ("no colonist from the hospice")
     counts: frozenset[str]  # the number words
+
+    def left_unmanned(self, found: set[str]) -> bool:
+        """Whether the words say the building stays unmanned ("leave it unmanned",
+        "vacant", "leave it empty"; not "empty the university", a colonist order)."""
+        return bool(found & self.unmanned or (found & self.leave and found & self.empty))
 
 
 @cache
@@ -260,6 +273,8 @@ def _detail_words(vocab: Vocabulary) -> _DetailWords:
         allowed=building | answer | _term_parts(vocab, _DETAIL_JOINING),
         away=_term_parts(vocab, ("LEAVE", "EMPTY")) | unmanned,
         unmanned=unmanned,
+        leave=_term_parts(vocab, ("LEAVE",)),
+        empty=_term_parts(vocab, ("EMPTY",)),
         colonist=colonist,
         yes=frozenset(vocab.term("YES").words),
         no=_term_parts(vocab, ("NO", "DONT")),
@@ -300,9 +315,9 @@ def detail_said(text: str, vocab: Vocabulary = ENGLISH) -> str | None:
     yes = bool(named & w.yes) or (on_it and not said_no)
     no = said_no or bool(found & w.away)
     if not named & w.building:
-        if not (named & w.colonist or found & w.unmanned) or not (yes or no):
+        if not (named & w.colonist or w.left_unmanned(found)) or not (yes or no):
             return None  # "Colonists:", "Hey folks": no answer said
-    elif not (named & w.answer or found & w.unmanned or on_it):
+    elif not (named & w.answer or w.left_unmanned(found) or on_it):
         return None  # "the university": the building alone
     if yes == no:
         return text.strip().rstrip(".!")
@@ -671,7 +686,8 @@ def interjection(text: str, vocab: Vocabulary = ENGLISH) -> bool:
 
 
 _LEAD = re.compile(r"^[\s,]*(?:(?:and|then|also)\b[\s,]*)+", re.IGNORECASE)
-_WORD = re.compile(r"[a-z][a-z']*", re.IGNORECASE)
+# (and a short form with a slash, as the table writes it: "w/", "w/o"; not "sugar/coffee")
+_WORD = re.compile(rf"{SLASHED}|[a-z][a-z']*", re.IGNORECASE)
 MENTIONS_TIER = 4  # the last reading: by what the order names (mentions.py)
 MAX_SLIPS = 3  # words corrected in one order at the most; keeps a strange mail cheap
 MAX_READINGS = 12
@@ -682,8 +698,11 @@ def slips_of(word: str, vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
     """The order words ``word`` may be a slip of (one letter changed, added, dropped or
     doubled, two letters swapped, the wrong letter doubled: vocabulary.slip_kind); none
     for a word the table knows, a short word, or a common English word. A word of three
-    letters may only have dropped one ("sel"), and only from one order word."""
+    letters may only have dropped one ("sel"), and only from one order word. An
+    abbreviation that may stand for several words is read as each of them ("stor")."""
     w = word.lower()
+    if len(vocab.abbreviations.get(w, ())) > 1:
+        return vocab.abbreviations[w]  # "stor": the storage, or store
     if len(w) < 3 or w in known(vocab):
         return ()
     found = tuple(s for s in suggestions(vocab) if len(s) >= 4 and slip_kind(w, s))

@@ -8,7 +8,7 @@ import difflib
 import re
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -243,6 +243,35 @@ class Vocabulary:
     # ``checks``: the order with its price, which is checked ("sell coffee for 6").
     claims: tuple[str, ...] = ()
     checks: tuple[str, ...] = ()
+    # Short forms players write on a phone ("tob", "lg wh", "capt", "sj", "w/", "cant"),
+    # each with the words it may stand for. One that stands for one word (or phrase) is
+    # a word of the table as that one is: of every term and list that holds it, and of
+    # the phrases that hold it, meaning what it means (a good, a role, a ship's size, a
+    # word of a building's name: "lg wh" names the large warehouse, and "mkt" both
+    # markets, as "market" does, asked back where both can be built). One that may stand
+    # for several words of different meanings ("stor": the storage, or store) is read as
+    # each of them, as a slip is (reading.slips_of): where more than one makes an order
+    # that can be given, it is asked back. None is taken for a slip of another word, nor
+    # offered as a suggestion.
+    abbreviations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        short = {a: meant[0] for a, meant in self.abbreviations.items() if len(meant) == 1}
+        if not short:
+            return
+        terms = tuple(Term(t.name, _abbreviated(t.words, short), t.doc) for t in self.terms)
+        object.__setattr__(self, "terms", terms)
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in ("terms", "verbs", "clause_verbs", "abbreviations"):
+                continue
+            if isinstance(value, tuple) and all(isinstance(w, str) for w in value):
+                object.__setattr__(self, f.name, _abbreviated(value, short))
+            elif isinstance(value, Mapping) and all(isinstance(k, str) for k in value):
+                meant = {a: value[m] for a, m in short.items() if m in value}
+                if f.name == "spellings":  # (each is a spelling of its word: parser.fold)
+                    meant = {a: value.get(m, m) for a, m in short.items()}
+                object.__setattr__(self, f.name, {**meant, **value})
 
     def term(self, name: str) -> Term:
         for t in self.terms:
@@ -253,6 +282,25 @@ class Vocabulary:
     @property
     def fillers(self) -> tuple[str, ...]:
         return self.term("FILLER").words
+
+
+# A word of the table with a slash: a letter and a slash, and maybe a letter ("w/", "w/o"):
+# one word where words are found, never the slash between two words ("sugar/coffee").
+SLASHED = r"(?<![a-z/])[a-z]/[a-z]?(?![a-z/])"
+
+
+def _abbreviated(words: tuple[str, ...], short: Mapping[str, str]) -> tuple[str, ...]:
+    """``words`` with, after them, each abbreviation of one of them, and each phrase of
+    them with an abbreviation for one of its words ("can't decide": "cant decide")."""
+    out = list(words)
+    for w in words:
+        parts = w.split()
+        for a, meant in short.items():
+            if w == meant:
+                out.append(a)
+            elif len(parts) > 1 and meant in parts:
+                out.append(" ".join(a if p == meant else p for p in parts))
+    return tuple(dict.fromkeys(out))
 
 
 def _s(*words: str) -> tuple[str, ...]:
@@ -335,6 +383,13 @@ _EN_WEEKDAYS = {
     **{"tues": 1, "thur": 3, "thurs": 3},
 }
 _EN_PERIODS = {"day": 1, "days": 1, "week": 7, "weeks": 7}
+
+# Words players write without their apostrophe ("cant", "wouldnt", "im").
+_EN_CONTRACTIONS = (
+    *("can't", "won't", "don't", "isn't", "aren't", "wasn't", "weren't", "doesn't"),
+    *("didn't", "hasn't", "haven't", "hadn't", "wouldn't", "couldn't", "shouldn't"),
+    *("mustn't", "needn't", "i'm", "i've", "i'll", "i'd", "that's", "what's", "there's"),
+)
 
 _EN_SPELLINGS = {
     "harbour": "harbor",
@@ -545,7 +600,7 @@ ENGLISH = Vocabulary(
         Term("ON", ("on", "onto", "in", "into", "at", "aboard"), "on"),
         Term("TO", ("to", "->", "=>", "\u2192"), "to"),
         Term("FROM", ("from", "off"), "from"),
-        Term("_AND", ("and", "&", "plus"), "and"),
+        Term("_AND", ("and", "&", "+", "plus"), "and"),
         Term("ART", ("a", "an"), "a (one)"),
         Term(
             "ANY",
@@ -983,6 +1038,41 @@ ENGLISH = Vocabulary(
         *("sucks", "meh", "boring", "hopeless", "wasted", "stupid", "silly", "dumb"),
     ),
     chat_joints=("for", "with", "via"),
+    abbreviations={
+        # roles
+        **dict.fromkeys(("cap", "capt", "cpt"), ("captain",)),
+        "bldr": ("builder",),
+        **dict.fromkeys(("craft", "crafts"), ("craftsman",)),
+        **dict.fromkeys(("pros", "prosp"), ("prospector",)),
+        **dict.fromkeys(("trad", "trdr"), ("trader",)),
+        **dict.fromkeys(("sett", "sttlr"), ("settler",)),
+        # goods
+        **dict.fromkeys(("tob", "tobac", "tabac"), ("tobacco",)),
+        **dict.fromkeys(("ind", "indi"), ("indigo",)),
+        **dict.fromkeys(("cof", "coff"), ("coffee",)),
+        "sug": ("sugar",),
+        # buildings and the words of their names
+        **dict.fromkeys(("hac", "haci", "hacie"), ("hacienda",)),
+        **dict.fromkeys(("wh", "whs", "whse", "w/h"), ("warehouse",)),
+        **dict.fromkeys(("fact", "fac"), ("factory",)),
+        **dict.fromkeys(("mkt", "mkts", "mrkt"), ("market",)),
+        **dict.fromkeys(("harb", "hbr"), ("harbor",)),
+        **dict.fromkeys(("const", "constr"), ("construction",)),
+        **dict.fromkeys(("lg", "lrg", "lge"), ("large",)),
+        **dict.fromkeys(("sm", "sml"), ("small",)),
+        "hosp": ("hospice",),
+        "univ": ("university",),
+        "stor": ("storage", "store"),  # (a word of a building, or the verb: read as each)
+        # places, the privilege, the words of orders
+        "sj": ("san juan",),
+        "priv": ("privilege",),
+        "w/": ("with",),
+        "w/o": ("without",),
+        **dict.fromkeys(("tmrw", "tmw", "tmr", "tomoz"), ("tomorrow",)),
+        "idk": ("don't know",),
+        # words without their apostrophe
+        **{w.replace("'", ""): (w,) for w in _EN_CONTRACTIONS},
+    },
     plain=(
         "some",
         "more",
@@ -1014,7 +1104,8 @@ VOCABULARIES: dict[str, Vocabulary] = {"en": ENGLISH}
 
 
 def _alternative(word: str) -> str:
-    pattern = r"[ \t]+".join(re.escape(part) for part in word.split())
+    # ("/" escaped: it ends the grammar's regular expressions: "w/", "w/o")
+    pattern = r"[ \t]+".join(re.escape(part).replace("/", r"\/") for part in word.split())
     return pattern + r"\b" if re.search(r"\w$", word) else pattern
 
 
@@ -1044,9 +1135,11 @@ def words(vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
 
 @cache
 def suggestions(vocab: Vocabulary = ENGLISH) -> tuple[str, ...]:
-    """The words offered by "did you mean": every order word but the ignored ones."""
+    """The words offered by "did you mean": every order word but the ignored ones and
+    the abbreviations."""
     parts = {p for t in vocab.terms if t.name != "FILLER" for w in t.words for p in w.split()}
     ignored = set(vocab.fillers) - parts  # ("do" is ignored, and part of "do not")
+    ignored |= set(vocab.abbreviations)  # (the word meant is offered)
     return tuple(w for w in words(vocab) if w not in ignored and re.fullmatch(r"[\w' ]+", w))
 
 
@@ -1073,8 +1166,32 @@ def negation(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     said = (*vocab.term("NO").words, *vocab.term("DONT").words, *vocab.term("WITHOUT").words)
     said += (*vocab.term("PASS").words, *vocab.exclusions)
     words = "|".join(_alternative(w) for w in sorted(set(said), key=len, reverse=True))
-    # and any verb with "n't" ("isn't", "won't", "doesn't")
-    return re.compile(rf"\b(?:{words}|\w+n['’]t\b)", re.IGNORECASE)
+    # and any verb with "n't" ("isn't", "won't", "doesn't"), with its apostrophe or not
+    bare = "|".join(a for a, meant in vocab.abbreviations.items() if meant == (f"{a[:-2]}n't",))
+    return re.compile(rf"\b(?:{words}|\w+n['’]t\b|(?:{bare or '(?!)'})\b)", re.IGNORECASE)
+
+
+def abbreviated(word: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``word``, a word or phrase of the table, is an abbreviation or holds one
+    ("tob", "cant decide")."""
+    return any(w in vocab.abbreviations for w in word.lower().split())
+
+
+def written_out(text: str, vocab: Vocabulary = ENGLISH) -> str:
+    """``text`` with each abbreviation of one word written as that word ("build harb":
+    "build harbor"), to say what an order was read as."""
+
+    def word(m: re.Match[str]) -> str:
+        return spelled_out(m.group(0), vocab) or m.group(0)
+
+    return re.sub(rf"{SLASHED}|[\w']+", word, text, flags=re.IGNORECASE)
+
+
+def spelled_out(word: str, vocab: Vocabulary = ENGLISH) -> str | None:
+    """The word an abbreviation stands for ("wouldnt": "wouldn't"); any other word as it
+    is; None for an abbreviation that may stand for several ("stor")."""
+    meant = vocab.abbreviations.get(word.lower(), (word,))
+    return meant[0] if len(meant) == 1 else None
 
 
 def slip_kind(word: str, meant: str) -> str | None:
@@ -1165,7 +1282,8 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
     """docs/orders.md's section "Words": every word an order may use, from the table."""
 
     def codes(items: Iterable[str]) -> str:
-        return ", ".join(f"`{w}`" for w in items)
+        # (the abbreviations and the phrases with one have their own line)
+        return ", ".join(f"`{w}`" for w in items if not abbreviated(w, vocab))
 
     lines = [BEGIN, "## Words", ""]
     lines.append(
@@ -1185,8 +1303,22 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         lines.append(f"- `{b.label}`" + (f" ({codes(short)})" if short else ""))
     lines.append("")
     lines.append(f"Other words in building names: {codes(vocab.term('BWORD').words)}.")
-    spelled = (f"`{k}` = `{v}`" for k, v in vocab.spellings.items())
+    spelled = (f"`{k}` = `{v}`" for k, v in vocab.spellings.items() if not abbreviated(k, vocab))
     lines.append(f"Spellings: {', '.join(spelled)}.")
+    lines.append("")
+    by_meaning: dict[tuple[str, ...], list[str]] = {}
+    for a, meant in vocab.abbreviations.items():
+        by_meaning.setdefault(meant, []).append(a)
+    shorts = (
+        f"{', '.join(f'`{a}`' for a in said)} = {' or '.join(f'`{m}`' for m in meant)}"
+        for meant, said in by_meaning.items()
+    )
+    lines.append(
+        f"Short forms, each read as the words it stands for: {'; '.join(shorts)}; and so "
+        "in the phrases of this guide (`cant decide`, `fine w/ me`). Where one stands for "
+        "several words, it is read as each: if that leaves two orders you may give now, "
+        "you are asked which one you meant. The reply says what your order was read as."
+    )
     lines.append("")
     lines.append(f"Ignored anywhere in an order: {codes(vocab.fillers)}.")
     lines.append(f"Politeness and asides dropped before reading: {codes(vocab.courtesies)}.")
@@ -1393,9 +1525,11 @@ if __name__ == "__main__":  # pragma: no cover
 
 __all__ = [
     "ENGLISH",
+    "SLASHED",
     "VOCABULARIES",
     "Term",
     "Vocabulary",
+    "abbreviated",
     "close_words",
     "guide_section",
     "known",
@@ -1403,10 +1537,12 @@ __all__ = [
     "not_now",
     "qualifying",
     "slip_kind",
+    "spelled_out",
     "suggestions",
     "terminal_pattern",
     "terminals",
     "verb_words",
     "with_guide_section",
     "words",
+    "written_out",
 ]
