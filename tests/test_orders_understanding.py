@@ -1203,6 +1203,26 @@ def test_a_pass_with_its_reason_passes(position: str) -> None:
         assert check_mail(text, game, seat).actions == [], text
 
 
+@pytest.mark.parametrize("position", ["role", "settle", "build", "trade", "load", "craftsman"])
+@pytest.mark.parametrize("ask", ENGLISH.requests)
+def test_a_polite_request_naming_one_order_is_that_order(position: str, ask: str) -> None:
+    """ "Can I take the tobacco one?", "Could I build the wharf? I think I have enough.":
+    a question asking politely for one order is that order; asking for two ("Can I
+    take corn or sugar?") it is asked back; with a no in it, nothing is done."""
+    game = load_position(position)
+    seat = game.deciding()[0]
+    said = [o for o in legal_orders(game, seat) if " " in o and not o.startswith("no ")]
+    orders = [o for o in said if "nothing" not in o][:3]
+    for order in orders:
+        (meaning,) = [a.meaning for a in check_mail(order, game, seat).accepted]
+        for text in (f"{ask} {order}?", f"Hi, {ask} {order}? Thanks, I have enough money."):
+            report = check_mail(text, game, seat)
+            assert [a.meaning for a in report.accepted] == [meaning], report.render()
+        assert check_mail(f"{ask} not {order}?", game, seat).actions == []
+    both = check_mail(f"{ask} {orders[0]} or {orders[1]}?", game, seat)
+    assert both.actions == [] and any(isinstance(e, Question | AmbiguousOrder) for e in both.errors)
+
+
 def test_a_role_with_a_remark_naming_something_is_not_done() -> None:
     """After a role, a remark that names a thing of the game may be its first step, not
     understood: the role is not done alone. One naming nothing leaves the role."""

@@ -15,7 +15,7 @@ from .commands import Command, GameCommand, RoleCmd, is_absence, is_service, tar
 from .errors import OrderError, Question
 from .format import format_action, legal_orders
 from .parser import Parsed, parse_mail
-from .reading import any_phrase, decided, has_verb, phrase, says_something
+from .reading import any_phrase, decided, has_verb, phrase, request, says_something
 from .resolve import decision_of, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary, negation
 
@@ -165,12 +165,13 @@ def question(
     ``alone``: no order of the mail was read; an unread text that says its writer has
     not decided ("anything but mayor") is then asked back too."""
     led = _lead(vocab).match(text) is not None
+    requested = request(text, vocab) is not None
     # Undecided, a choice is a question ("trader or mayor. Let me think"); a list
     # without "or" ("not sure about it: 1 on corn, 1 on sugar") stays an order.
     hesitant = hesitant and _choice(vocab).search(text) is not None
     if alone and unread and not (led or hesitant or "?" in text) and undecided(text, vocab):
         return _left_to_us(text, game, seat, vocab)
-    if not (led or hesitant or _ASKS.search(text) or (unread and "?" in text)):
+    if not (led or requested or hesitant or _ASKS.search(text) or (unread and "?" in text)):
         return None
     options = _options(text, game, seat, vocab)
     if len(options) >= 2:
@@ -182,6 +183,9 @@ def question(
     # (never with a no in the question, which the order written out could turn round:
     # "No colonist from the hospice, ok?"; a no after it answers it: "corn? no")
     asked = text.rpartition("?")[0] or text
+    if requested and not (led or unread) and negation().search(asked) is not None:
+        # ("Can I not take the hospice colonist?": a question on the rules, maybe)
+        return Question("a question: nothing was done; write the order you give", options)
     if (led or unread) and options and negation().search(asked) is None:
         return Question(f'a question: nothing was done; to order it, write "{options[0]}"', options)
     if unread:

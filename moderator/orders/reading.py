@@ -201,6 +201,14 @@ def _may_condition(text: str, vocab: Vocabulary) -> bool:
 
 
 def _clauses(text: str, vocab: Vocabulary, own: frozenset[str]) -> list[tuple[int, str]]:
+    # A polite request ends its sentence at its question mark ("Could I build the wharf?
+    # I think I have enough."), unless the next answers or takes it back ("..? No.").
+    for m in re.finditer(r"\?\s+(?=\w)", text):
+        after = text[m.end() :]
+        if request(text[: m.start() + 1], vocab) is None or _answer_start(vocab).match(after):
+            continue
+        rest = _clauses(after, vocab, own)
+        return [*_clauses(text[: m.start() + 1], vocab, own), *((m.end() + a, p) for a, p in rest)]
     readable = text.translate(_APOSTROPHES)
     out: list[tuple[int, str]] = []
     start = 0
@@ -210,7 +218,7 @@ def _clauses(text: str, vocab: Vocabulary, own: frozenset[str]) -> list[tuple[in
     # (each sentence's own: "Builder. If it's gone, role mayor.")
     lead = lead_in(readable, vocab, own=own)
     for m in _clause_break(vocab).finditer(readable):
-        ends = readable[: m.start()].rstrip()[-1:] in (".", "!")
+        ends = readable[: m.start()].rstrip()[-1:] in (".", "!", "?")
         words = lead is not None and not lead.roles and m.start() < start + lead.end
         if words and not ends:
             continue
@@ -1702,6 +1710,33 @@ def _options(listed: str, vocab: Vocabulary) -> tuple[str, ...]:
     return tuple(p.strip(" .!") for p in parts if p.strip(" .!"))
 
 
+@cache
+def _answer_start(vocab: Vocabulary) -> re.Pattern[str]:
+    """Words that answer a question or take it back ("No.", "yes please", "or sugar")."""
+    said = (*vocab.term("YES").words, *vocab.term("NO").words, *vocab.short_corrections)
+    said += (*vocab.corrections, *vocab.contrasts, *vocab.term("_OR").words)
+    return re.compile(rf"\W*{any_phrase(said).pattern}", re.IGNORECASE)
+
+
+@cache
+def _request(vocab: Vocabulary) -> re.Pattern[str]:
+    """A polite request's first words, after at most two others ("Hi, can I ...")."""
+    asks = "|".join(phrase(r) for r in sorted(vocab.requests, key=len, reverse=True)) or "(?!)"
+    return re.compile(rf"^\W*(?:[\w']+\W+){{0,2}}?(?P<ask>{asks})\b", re.IGNORECASE)
+
+
+def request(text: str, vocab: Vocabulary = ENGLISH) -> str | None:
+    """``text``, a question that asks for an order politely ("Can I take the tobacco
+    one?", "Could I build the wharf?"), as the order it asks for: the asking words and
+    the question marks blanked (columns kept); None when it is no such question. Whether
+    it names one order (then it is one) is questions.question's to say."""
+    found = _request(vocab).match(text)
+    if found is None or "?" not in text:
+        return None
+    asked = text[: found.start("ask")] + " " * len(found["ask"]) + text[found.end("ask") :]
+    return asked.replace("?", " ")
+
+
 def readings(
     text: str,
     kind: DecisionKind | None,
@@ -1716,7 +1751,9 @@ def readings(
     -> "take sugar"), with a one-letter slip corrected ("suger" -> "sugar"), or both;
     without the writer's own words before it (lead_in; ``own``: his names). ``phase``:
     the roles whose phase a heading above it says it is for (heading_of). ``in_list``:
-    the text is a fallback's own list, read as one (no fallback again)."""
+    the text is a fallback's own list, read as one (no fallback again). A polite
+    request ("Can I take the tobacco one?") is read as the order it asks for."""
+    text = request(text, vocab) or text
     choice = fallback(text, vocab) if "?" not in text and not in_list else None
     if choice is not None:
         listed = _fallback_readings(choice, kind, vocab, own)

@@ -95,6 +95,9 @@ class Vocabulary:
     clause_verbs: tuple[str, ...] = ("REMOVE", "PLACE", "MOVE", "FILL", "LEAVE", "EMPTY")
     clause_leads: tuple[str, ...] = ()
     questions: tuple[str, ...] = ()
+    # Words that ask for an order politely ("Can I take the tobacco one?"): a question
+    # so led that names one order is that order; naming several, it is asked back.
+    requests: tuple[str, ...] = ()
     # Words of a player who has not decided yet ("trader or mayor. Let me think"): a
     # choice between orders on their line is asked back, not read as a preference list.
     undecided: tuple[str, ...] = ()
@@ -836,6 +839,11 @@ ENGLISH = Vocabulary(
         *("should i", "shall i", "should we", "which", "what about", "how about"),
         *("is it better", "would it be better", "do you think", "any advice", "thoughts on"),
     ),
+    requests=(
+        *("can i", "could i", "may i", "might i", "can we", "could we", "may we"),
+        *("can you", "could you", "would you", "will you", "would you mind"),
+        *("is it ok if i", "is it okay if i", "is it possible to", "would it be possible to"),
+    ),
     undecided=(
         *("let me think", "get back to you", "not sure", "undecided", "can't decide"),
         *("cannot decide", "haven't decided", "have not decided", "still deciding"),
@@ -1254,6 +1262,8 @@ def known(vocab: Vocabulary = ENGLISH) -> frozenset[str]:
         out.update(phrase.split())
     for phrase in (*vocab.addressees, *vocab.conditions, *vocab.negations, *vocab.undecided):
         out.update(phrase.split())
+    for phrase in vocab.requests:
+        out.update(phrase.split())
     for phrase in (*vocab.unreal, *vocab.participles, *vocab.actuals, *vocab.whichevers):
         out.update(phrase.split())
     for phrase in (*vocab.provisos, *vocab.role_takes, *vocab.early, *vocab.regardless):
@@ -1377,7 +1387,9 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"A question is asked back, naming the orders it asks between, and nothing of it "
         f"is done: one that starts with {codes(vocab.questions)}, or ends with a question "
         "mark and names two orders or more (`Trader? Or captain?`). A preference list "
-        "written as an order (`role captain, trader or builder`) is an order."
+        "written as an order (`role captain, trader or builder`) is an order, and so is "
+        f"a question that starts with {codes(vocab.requests)} and names one order, with no "
+        "no in it (`Can I take the tobacco one?`)."
     )
     lines.append(
         f"A choice between orders (`or`, or {codes(vocab.choices)} with `and`) is asked back too "
