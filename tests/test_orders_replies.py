@@ -150,7 +150,7 @@ def test_a_held_reply_keeps_its_headings_and_orders_already_done() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["build the big market for 5 doubloons", "role coffee", "settle", "and sugar"]
+    "text", ["build the big market on 5 doubloons", "role coffee", "settle", "and sugar"]
 )
 def test_syntax_errors_are_told_without_the_grammars_terms(text: str) -> None:
     with pytest.raises(OrderError) as info:

@@ -23,8 +23,9 @@ from moderator.engine.actions import (
     TakePlantation,
     TakeQuarry,
 )
-from moderator.engine.components import Building, Good, Role
+from moderator.engine.components import BUILDINGS, Building, Good, Role
 from moderator.engine.game import Game
+from moderator.engine.roles import builder
 from moderator.orders import AmbiguousOrder, IllegalOrder, QueuedOrder, check_mail
 from moderator.orders.check import _choose, parse_text
 from moderator.orders.commands import AwayCmd, KeepCmd, KeepItem, SettleCmd, Where
@@ -592,7 +593,7 @@ def test_a_no_to_the_colonist_not_understood_stops_a_tile_ordered_after_the_haci
 @pytest.mark.parametrize(
     "no",
     [
-        "No thanks to the face-down one.",
+        "No thanks to the gamble.",
         "nah, the face-down draw isn't for me",
         "No gamble on the hacienda",
         "The random tile thing - nah, not keen.",
@@ -1203,6 +1204,22 @@ def test_a_pass_with_its_reason_passes(position: str) -> None:
         assert check_mail(text, game, seat).actions == [], text
 
 
+@pytest.mark.parametrize("position", ["settle", "trade", "craftsman"])
+def test_a_clause_of_its_own_after_an_order_read_by_what_it_names_is_a_remark(
+    position: str,
+) -> None:
+    """ "I don't want anything extra, I have nowhere to store it": a clause cut at a
+    comma before its verb ("have") that can only be a remark leaves the order before it,
+    even one read by what it names."""
+    game = load_position(position)
+    seat = game.deciding()[0]
+    (meaning,) = [a.meaning for a in check_mail("pass", game, seat).accepted]
+    said = "I will pass this time"
+    report = check_mail(f"{said}, I have nowhere to store it", game, seat)
+    assert [a.meaning for a in report.accepted] == [meaning], report.render()
+    assert all(isinstance(e, Remark) for e in report.errors), report.render()
+
+
 @pytest.mark.parametrize("position", ["role", "settle", "build", "trade", "load", "craftsman"])
 @pytest.mark.parametrize("ask", ENGLISH.requests)
 def test_a_polite_request_naming_one_order_is_that_order(position: str, ask: str) -> None:
@@ -1221,6 +1238,71 @@ def test_a_polite_request_naming_one_order_is_that_order(position: str, ask: str
         assert check_mail(f"{ask} not {order}?", game, seat).actions == []
     both = check_mail(f"{ask} {orders[0]} or {orders[1]}?", game, seat)
     assert both.actions == [] and any(isinstance(e, Question | AmbiguousOrder) for e in both.errors)
+
+
+@pytest.mark.parametrize("joint", ["is", "are", "should be"])
+def test_what_is_chosen_is_the_thing_after_is(joint: str) -> None:
+    """ "My extra barrel is sugar", "the role I'm taking is the trader": words between
+    what is chosen and the thing are no verb said of it; a no after them still says no."""
+    for position, chosen, thing, meaning in (
+        ("craftsman", "my extra barrel", "sugar", "extra sugar"),
+        ("role", "the role I take", "the trader", "role trader"),
+        ("trade", "the good I sell", "the tobacco", "sell tobacco"),
+    ):
+        if position == "role" and joint == "should be":
+            continue  # (after a verb, "should" may start a condition: "I take ... should")
+        game = load_position(position)
+        seat = game.deciding()[0]
+        report = check_mail(f"{chosen} {joint} {thing}", game, seat)
+        assert [a.meaning for a in report.accepted] == [meaning], report.render()
+        assert check_mail(f"{chosen} {joint} not {thing}", game, seat).actions == []
+
+
+@pytest.mark.parametrize("position", ["build", "build-other", "build-university"])
+def test_a_price_said_with_a_building_is_checked(position: str) -> None:
+    """ "I buy the small warehouse for 3 doubloons": done when it costs the builder that
+    or that is its price on the board; asked back otherwise, nothing done."""
+    game = load_position(position)
+    seat = game.deciding()[0]
+    for order in [o for o in legal_orders(game, seat) if o != "build nothing"][:5]:
+        (done,) = check_mail(order, game, seat).accepted
+        assert isinstance(done.action, Build)
+        board = BUILDINGS[done.action.building].price
+        cost = builder.cost(game.state, seat, done.action.building)
+        name, comma, detail = order.partition(",")  # (the price before the colonist's no)
+        for price in (f"for {cost}", f"for {board} doubloons"):
+            report = check_mail(f"{name} {price}{comma}{detail}", game, seat)
+            assert [a.meaning for a in report.accepted] == [done.meaning], report.render()
+        wrong = next(n for n in range(1, 12) if n not in (cost, board))
+        report = check_mail(f"{name} for {wrong}{comma}{detail}", game, seat)
+        assert report.actions == [] and any(isinstance(e, AmbiguousOrder) for e in report.errors)
+
+
+@pytest.mark.parametrize("drawn", ["face down", "face-down", "hidden", "random", "blind"])
+def test_the_hacienda_s_tile_named_by_how_it_is_drawn(drawn: str) -> None:
+    """ "Take the face down tile", "no thanks to the hidden one": the hacienda's draw,
+    never a face-up tile (and no tile at all where there is no hacienda to draw)."""
+    game = load_position("hacienda")
+    seat = game.deciding()[0]
+    for text, meaning in (
+        (f"the {drawn} tile please", "hacienda"),
+        (f"no {drawn} one", "no hacienda"),
+    ):
+        report = check_mail(text, game, seat)
+        assert [a.meaning for a in report.accepted] == [meaning], report.render()
+    settle = load_position("settle")
+    assert check_mail(f"the {drawn} tile please", settle, settle.deciding()[0]).actions == []
+
+
+@pytest.mark.parametrize("verb", ["put", "place"])
+def test_a_generic_verb_read_by_what_the_order_names_takes_the_decision_s(verb: str) -> None:
+    """ "Put my sugar on the boat" while loading: as "ship my sugar on the boat", read by
+    what it names; "take 1 from corn" never places."""
+    game = load_position("load")
+    seat = game.deciding()[0]
+    plain = [a.meaning for a in check_mail("my sugar on the biggest boat", game, seat).accepted]
+    report = check_mail(f"{verb} my sugar on the biggest boat please", game, seat)
+    assert [a.meaning for a in report.accepted] == plain == ["ship sugar on 7"], report.render()
 
 
 def test_a_role_with_a_remark_naming_something_is_not_done() -> None:

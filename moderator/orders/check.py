@@ -851,7 +851,7 @@ def _unread_may_change(report: Report, unread: list[tuple[int | None, str]]) -> 
     - a tile or a building, when the part says no to a colonist ("Corn. Skip the
       hospice."): the hospice's or university's colonist may be declined;
     - the hacienda's default taken on the way to a tile, when the part says no ("No
-      thanks to the face-down one. I'll settle corn."): it may decline the hacienda.
+      gamble on the hacienda. I'll settle corn."): it may decline the hacienda.
       The tile goes with it, since it would be taken after the hacienda's draw;
     - what is done now, when the part starts as another choice, a contrast or a
       condition turned round ("I'll build the factory. Or maybe not.", "Trader. But

@@ -47,11 +47,14 @@ class SettleCmd:
 @dataclass(frozen=True, slots=True)
 class BuildCmd:
     """Build a building. ``name`` is what the player wrote; ``candidates`` every building
-    those words fit (more than one is an ambiguity reported at resolution)."""
+    those words fit (more than one is an ambiguity reported at resolution). ``price``:
+    the doubloons the player says it costs him ("buy the small warehouse for 3"), a
+    detail checked when it is done, never another order."""
 
     name: str = field(compare=False)
     candidates: tuple[Building, ...]
     university: bool | None = None
+    price: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

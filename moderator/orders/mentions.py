@@ -366,10 +366,10 @@ def _acts_on(words: Sequence[Word], vocab: Vocabulary = ENGLISH) -> bool:
     for w in words:
         if w.cls in _THINGS and after_chat:
             return True
-        if w.cls == "chat":
+        if w.cls in ("stop", "verb") or w.text in joints:
+            after_chat = False  # (a joint may be chat itself: "my extra barrel is sugar")
+        elif w.cls == "chat":
             after_chat = True
-        elif w.cls in ("stop", "verb") or w.text in joints:
-            after_chat = False
     return False
 
 
@@ -393,6 +393,8 @@ def mentions_of(words: Sequence[Word], vocab: Vocabulary = ENGLISH) -> list[Ment
             w.cls == "draw" or (w.cls == "plantation" and {x.text for x in runs[-1][1]} <= hacienda)
         ):
             runs[-1] = ("draw", [*runs[-1][1], w])  # "the hacienda draw", "hacienda tile"
+        elif last == "draw" and w.cls == "plantation":
+            runs[-1] = ("draw", [*runs[-1][1], w])  # "the random tile", "face down plantation"
         else:
             runs.append((w.cls, [w]))
     out: list[Mention] = []

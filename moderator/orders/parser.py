@@ -397,10 +397,11 @@ class _ToCommand(Transformer[Token, Command]):
         _verb: Token,
         _art: Token | None,
         building: tuple[str, tuple[Building, ...]],
+        price: int | None,
         university: bool | None,
     ) -> BuildCmd:
         name, found = building
-        return BuildCmd(name, found, university)
+        return BuildCmd(name, found, university, price)
 
     def no_university(self, *_: Token) -> bool:
         return False
@@ -1221,6 +1222,17 @@ def read_mail(
         split = _two_steps(seg, kind, own) if isinstance(item, OrderError) else None
         if isinstance(item, OrderError) and split is None:
             split = _remarked(seg, kind, own)
+        # (a clause of its own after the order on its line: "I don't want anything extra,
+        # I have nowhere to store it")
+        before = out[-1][1] if out else None
+        if (
+            isinstance(item, OrderError)
+            and split is None
+            and isinstance(before, Parsed)
+            and before.segment.line_no == seg.line_no
+            and _remarks(seg.text, before.command, kind)
+        ):
+            split = [(seg, Remark(seg.text, seg.line_no))]
         for part, parsed in split or [(seg, item)]:
             out.append((part, parsed))
             if isinstance(parsed, Parsed):
@@ -1394,12 +1406,10 @@ def _remarked(
         read = [p for _, p in heads if isinstance(p, Parsed) and len(p.alternatives) <= 1]
         if len(read) < len(heads):
             continue
-        order = read[-1].command
-        answers = target_kind(order) or (kind if len(heads) == 1 else None)
-        if not (checked or remark(second.text, kind=answers, passed=isinstance(order, PassCmd))):
+        if not (
+            checked or _remarks(second.text, read[-1].command, kind if len(heads) == 1 else None)
+        ):
             continue
-        if isinstance(read[-1].command, RoleCmd) and says_something(second.text):
-            continue  # "Captain - I'll load ...": may be its first step, not understood
         tail = _parse_segment(second, _leads_to(read[-1].command, kind), own)
         if isinstance(tail, Parsed) and not _slipped_elsewhere(tail, kind):
             return None  # two orders: read as written
@@ -1407,6 +1417,17 @@ def _remarked(
         # of it" while the craftsman)
         return [*heads, (second, Remark(second.text, second.line_no, checked))]
     return None
+
+
+def _remarks(text: str, order: Command, kind: DecisionKind | None) -> bool:
+    """Whether ``text``, after ``order`` on its line, can only be a remark on it
+    (reading.remark, for the decision the order answers: its own, or ``kind``, the one
+    asked). After a role, only one that names nothing: "Captain - I'll load ..." may be
+    its first step, not understood."""
+    if isinstance(order, RoleCmd) and says_something(text):
+        return False
+    answers = target_kind(order) or kind
+    return remark(text, kind=answers, passed=isinstance(order, PassCmd))
 
 
 def _same_decision(command: Command, kind: DecisionKind | None) -> bool:

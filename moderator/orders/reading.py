@@ -1889,6 +1889,10 @@ def readings(
         out.append(Reading(best, 1))
     out = out[: 2 * MAX_READINGS]
     found = by_mentions(base, kind, vocab) if "?" not in text else None
+    if found is None and "?" not in text and _first_verb(base, vocab) is not None:
+        # (with a generic verb, the decision's: "Put my sugar on the boat" while loading)
+        verbed = answer(base)
+        found = by_mentions(verbed, kind, vocab) if verbed is not None else None
     # (by what it names for the phase's other decisions too: "if I end up settler, use
     # the hacienda, draw one"; two of them that read it are asked back)
     # (when it names a thing: not "if I'm settler, use it")

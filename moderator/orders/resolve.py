@@ -255,12 +255,19 @@ def _build(cmd: BuildCmd, s: State, seat: int, legal: Sequence[Action]) -> Actio
             alternatives=[f"build {n}" for n in names],
         )
     (b,) = cmd.candidates
-    if cmd.university is None:
-        built = manned_building(legal, b)
-        if built is not None:
-            return built
-    elif Build(b, cmd.university) in legal:
-        return Build(b, cmd.university)
+    built = manned_building(legal, b) if cmd.university is None else Build(b, cmd.university)
+    if built is not None and built in legal:
+        cost = builder.cost(s, seat, b)
+        if cmd.price is not None and cmd.price not in (cost, BUILDINGS[b].price):
+            # "buy the small warehouse for 3 doubloons": the price said is a detail, checked
+            # (what it costs him, or its price on the board)
+            order = f"build {b.label}" + (", no university" if cmd.university is False else "")
+            raise AmbiguousOrder(
+                f"a {b.label} costs you {cost} doubloons, not {cmd.price}: to build it for "
+                f'{cost}, write "{order}"',
+                alternatives=[order],
+            )
+        return built
     p = s.players[seat]
     if cmd.university and Build(b, False) in legal:
         raise IllegalOrder("your university cannot man the new building now")

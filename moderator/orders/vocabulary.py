@@ -226,10 +226,10 @@ class Vocabulary:
     # only in an order without chat.
     qualifiers: tuple[str, ...] = ()
     # Words after chat that say the thing after them is what the order wants ("Mark me
-    # down for captain", "go ahead with the hacienda tile"), as an order verb of the table
-    # does ("happy to take the captain"). Chat before a thing in the same clause with
-    # neither between may be a verb or a word said of it ("bin the corn", "hang onto my
-    # sugar", "a lovely coffee"): that reading gives up.
+    # down for captain", "go ahead with the hacienda tile", "my extra barrel is sugar"),
+    # as an order verb of the table does ("happy to take the captain"). Chat before a
+    # thing in the same clause with neither between may be a verb or a word said of it
+    # ("bin the corn", "hang onto my sugar", "a lovely coffee"): that reading gives up.
     chat_joints: tuple[str, ...] = ()
     # Words of "or" that say the order after them is for when the one before cannot be
     # done ("the harbour, failing that the factory"): a fallback with no condition said.
@@ -813,8 +813,7 @@ ENGLISH = Vocabulary(
     mention_fillers=(
         *("one", "cane", "as", "kind", "type", "sort", "piece"),
         *_s("doubloon", "coin"),
-        *("hidden", "face-down", "random", "blind", "unknown", "facedown"),
-        *("mine", "need", "needs"),
+        *("mine", "need", "needs", "should be"),
     ),
     exclusions=(
         *("instead of", "rather than", "other than", "except", "apart from", "but not"),
@@ -823,7 +822,11 @@ ENGLISH = Vocabulary(
     contrasts=("but",),
     ship_sizes=_EN_SHIP_SIZES,
     ship_room=("room", "space", "capacity", "size", "holds", "hold", "holding", "seats"),
-    draw_words=(*_s("draw", "flip", "pile", "stack"), "drawing", "flipping"),
+    draw_words=(
+        *_s("draw", "flip", "pile", "stack"),
+        *("drawing", "flipping", "face-down", "face down", "facedown", "hidden", "random"),
+        *("blind", "unknown"),
+    ),
     not_now=(
         "later",
         "afterwards",
@@ -1045,7 +1048,7 @@ ENGLISH = Vocabulary(
         *("useless", "pointless", "overrated", "waste", "bad", "terrible", "awful"),
         *("sucks", "meh", "boring", "hopeless", "wasted", "stupid", "silly", "dumb"),
     ),
-    chat_joints=("for", "with", "via"),
+    chat_joints=("for", "with", "via", "is", "are"),
     abbreviations={
         # roles
         **dict.fromkeys(("cap", "capt", "cpt"), ("captain",)),
