@@ -73,6 +73,15 @@ def test_a_quarry_outside_the_settler_phase_is_told_in_words() -> None:
     )
 
 
+def test_shorthand_for_another_phase_is_told_in_full_words() -> None:
+    """ "lg wh" while roles are picked: the reply names the large warehouse and how to
+    order it ahead in full words, never in the player's shorthand."""
+    game = load_position("role")
+    (err,) = check_mail("lg wh", game, 0).errors
+    assert err.reason.startswith('"large warehouse" is built in the builder phase; ')
+    assert err.reason.endswith('write it whole: "build large warehouse".')
+
+
 def test_a_line_led_by_and_is_read_without_it_in_the_reply() -> None:
     game = load_position("trade")
     seat = next(s for s in range(game.state.n) if decision_of(game, s) is not None)

@@ -13,6 +13,7 @@ from .errors import OrderError
 from .parser import parse_order
 from .reading import readings
 from .resolve import asked_now, decision_of, or_list
+from .vocabulary import written_out
 
 # What is done with a thing in the decision that orders it, in the turn's order.
 DONE_IN: dict[DecisionKind, str] = {
@@ -60,6 +61,8 @@ def elsewhere(text: str, game: Game, seat: int) -> str | None:
     if not found:
         return None
     how = or_list([DONE_IN[k] for k in found])
+    # (in full words: "lg wh" is to be ordered ahead as "build large warehouse")
+    found = {k: written_out(order) for k, order in found.items()}
     orders = [f'"{order}"' for order in found.values()]
     ahead = ": " + or_list(orders) if len(orders) <= 2 else ", like " + or_list(orders[:2])
     order = next(iter(found.values()))
