@@ -116,3 +116,74 @@ def test_a_layout_left_to_the_moderator_is_asked_back(text: str) -> None:
     report = check_mail(text, load_position("mayor"), ANNA)
     assert report.actions == [] and report.queued == []
     assert any(isinstance(e, Question) for e in report.errors), report.render()
+
+
+@pytest.mark.parametrize("manned", V.manned)
+@pytest.mark.parametrize("field", ["indigo plantation", "indigo field", "indigo"])
+def test_a_plantation_said_to_be_manned_gets_one(manned: str, field: str) -> None:
+    text = f"I want my {field} {manned}, and one more on the tobacco storage."
+    assert _done("mayor", BOB, text) == ["place 1 on indigo, 1 on tobacco storage"]
+
+
+@pytest.mark.parametrize("manned", V.manned)
+def test_a_building_of_several_circles_said_to_be_manned_is_not_guessed(manned: str) -> None:
+    report = check_mail(f"I want the sugar mill {manned}", load_position("mayor"), BOB)
+    assert report.actions == [] and report.queued == []
+
+
+@pytest.mark.parametrize("verb", ["staff", "man", "fill"])
+def test_a_place_manned_with_a_count_gets_that_many(verb: str) -> None:
+    text = f"{verb} the roaster with 2 colonists and the university with one"
+    assert _done("mayor", ANNA, text) == ["place 2 on coffee roaster, 1 on university"]
+
+
+@pytest.mark.parametrize("others", ["the two others", "the other two", "the remaining two"])
+def test_the_extra_taken_and_put_somewhere_then_the_others(others: str) -> None:
+    text = f"I'll take the extra one and put it on the university; {others} go to the roaster."
+    assert _done("mayor", ANNA, text) == ["place 2 on coffee roaster, 1 on university"]
+
+
+@pytest.mark.parametrize(
+    ("group", "done"),
+    [
+        ("the 2 new ones and the extra", True),
+        ("both colonists plus the bonus one", True),
+        ("my two colonists and the extra one", True),
+        ("the 3 new ones and the extra", False),  # (four counted, three placed)
+    ],
+)
+def test_the_extra_counted_with_the_colonists_before_their_places(group: str, done: bool) -> None:
+    text = f"{group}: two to the roaster and one to the university"
+    report = check_mail(text, load_position("mayor"), ANNA)
+    expected = ["place 2 on coffee roaster, 1 on university"] if done else []
+    assert [a.meaning for a in report.accepted] == expected, report.render()
+
+
+@pytest.mark.parametrize(("total", "done"), [("3 in total", True), ("4 in total", False)])
+def test_a_total_after_the_places_must_add_up(total: str, done: bool) -> None:
+    text = f"2 on the roaster and 1 on the university, {total}"
+    report = check_mail(text, load_position("mayor"), ANNA)
+    expected = ["place 2 on coffee roaster, 1 on university"] if done else []
+    assert [a.meaning for a in report.accepted] == expected, report.render()
+
+
+@pytest.mark.parametrize("keep", [*V.term("KEEP").words[:2], *V.term("STAY").words[:1]])
+def test_the_extra_kept_in_san_juan_where_the_board_is_full(keep: str) -> None:
+    text = f"{keep} the extra one in San Juan, the hacienda gets my other guy."
+    if keep in V.term("STAY").words:
+        text = f"the extra one can {keep} in San Juan, the hacienda gets my other guy."
+    assert _done("mayor-chris", CHRIS, text) == ["place 1 on hacienda"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I'll put the extra guy in the sugar mill and two others in the roaster",
+            "place 1 on sugar mill, 2 on coffee roaster",
+        ),
+        ("no extra and two on the roaster", "no extra colonist; place 2 on coffee roaster"),
+    ],
+)
+def test_the_extra_colonist_and_then_the_others(text: str, expected: str) -> None:
+    assert _done("mayor", ANNA, text) == [expected]

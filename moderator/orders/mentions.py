@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..engine.actions import DecisionKind
-from ..engine.components import Building, Good, Role
+from ..engine.components import BUILDINGS, Building, Good, Role
 from .vocabulary import (
     ENGLISH,
     SLASHED,
@@ -158,6 +158,7 @@ def _lexicon(vocab: Vocabulary) -> dict[tuple[str, ...], str]:
         # (the mayor's reading only: to every other one they are words it does not read)
         *((w, "asis") for w in vocab.unchanged),
         *((w, "mark") for w in vocab.field_marks),
+        *((w, "manned") for w in vocab.manned),
     ):
         out[tuple(words.split())] = cls
     # A word that names a role by what it does ("I'd like to trade") keeps its class
@@ -346,8 +347,8 @@ _THINGS = frozenset(
 # What an extra may be of as one thing with it ("no extra colonist", "a free colonist").
 _EXTRA_OF = frozenset({"colonist"})
 # Classes of words no reading by mentions reads (the mayor's reads "asis" and "mark"
-# words before it looks at the mentions: _mayor_words).
-_UNREAD = frozenset({"other", "asis", "mark"})
+# words before it looks at the mentions, _mayor_words, and "manned" words apart).
+_UNREAD = frozenset({"other", "asis", "mark", "manned"})
 # Words a negation passes over to the thing after them ("don't use the university"),
 # and that it says no to when nothing follows ("don't use it").
 _THROUGH = frozenset({"use", "verb"})
@@ -687,7 +688,7 @@ _VERBS: dict[DecisionKind, tuple[str, ...]] = {
     DecisionKind.SELL: ("TAKE", "SELL"),
     DecisionKind.LOAD: ("TAKE", "SHIP"),
     DecisionKind.STORE: ("TAKE", "KEEP", "PLACE", "STAY", "MOVE"),  # "sugar stays in ..."
-    DecisionKind.MAYOR: ("TAKE", "PLACE", "MOVE", "STAY"),
+    DecisionKind.MAYOR: ("TAKE", "PLACE", "MOVE", "STAY", "KEEP"),  # "keep the extra in SJ"
 }
 
 
@@ -774,15 +775,15 @@ def _verb_words(vocab: Vocabulary) -> dict[str, str]:
     """What each verb word does in a colonist order: ``gets`` (after a place: it gets
     colonists), ``take`` (the extra colonist, or off a place), ``put`` (onto one)."""
     out = {w: "put" for name in ("PLACE", "MOVE") for w in vocab.term(name).words}
-    out.update({w: "stay" for w in vocab.term("STAY").words})
+    out.update({w: "stay" for w in (*vocab.term("STAY").words, *vocab.term("KEEP").words)})
     out.update({w: "take" for w in vocab.term("TAKE").words})
     out.update({w: "gets" for w in vocab.term("TAKE").words if w.startswith("get")})
     return out
 
 
-def _one_building(words: Sequence[str], vocab: Vocabulary) -> bool:
-    """Whether the words are of one building's name, in its order ("coffee roaster",
-    "small market", "indigo plant"; not "roaster uni")."""
+def _one_building(words: Sequence[str], vocab: Vocabulary) -> Building | None:
+    """The first building whose name the words are of, in its order ("coffee roaster",
+    "small market", "indigo plant"; not "roaster uni"); None when they are of none."""
     said = [vocab.spellings.get(w, w) for w in words]
     said = [w for s in said for w in s.split()]
     for b in Building:
@@ -794,8 +795,22 @@ def _one_building(words: Sequence[str], vocab: Vocabulary) -> bool:
                 break
             at = found[0] + 1
         else:
-            return True
-    return False
+            return b
+    return None
+
+
+def _one_circle(place: str, vocab: Vocabulary) -> bool:
+    """Whether the place named holds one colonist: a plantation, a quarry, a building of
+    one circle (the university; not "the sugar", which may be the sugar mill's name cut
+    short, nor the coffee roaster)."""
+    said = place.split()
+    kinds = {*vocab.term("PLANTATION").words, *vocab.term("QUARRY").words}
+    if said[-1] in kinds:
+        return True  # "my indigo plantation", "the quarry"
+    if said[-1] in vocab.goods:
+        return len(said) == 1  # "indigo" (a plantation, as the orders read it)
+    building = _one_building(said, vocab)
+    return building is not None and BUILDINGS[building].circles == 1
 
 
 def _mayor_tokens(words: Sequence[Word], vocab: Vocabulary) -> list[list[_Tok]] | None:
@@ -806,6 +821,7 @@ def _mayor_tokens(words: Sequence[Word], vocab: Vocabulary) -> list[list[_Tok]] 
     clauses: list[list[_Tok]] = [[]]
     place: list[str] = []  # the words of a place being read ("coffee roaster")
     kinds: list[str] = []
+    chat: set[int] = set()  # the clauses with words the table does not know
 
     def end_place() -> None:
         if place:
@@ -832,24 +848,39 @@ def _mayor_tokens(words: Sequence[Word], vocab: Vocabulary) -> list[list[_Tok]] 
                     (w.cls in ("name", "size") and last in ("name", "size", "good"))
                     or (w.cls == "plantation" and last == "good")
                     or (w.cls == "good" and last == "size")
-                ) and (w.cls == "plantation" or _one_building((*place, w.text), vocab))
+                ) and (w.cls == "plantation" or _one_building((*place, w.text), vocab) is not None)
                 if not joins:
                     end_place()
                 place.append(w.text)
                 kinds.append(w.cls)
                 continue
             end_place()
-            if w.cls == "stop" or (w.cls == "joint" and w.text in vocab.term("_THEN").words):
+            if w.cls == "chat":
+                chat.add(len(clauses) - 1)  # ("... working finally"; mentions_of: not before)
+            elif w.cls == "stop" or (w.cls == "joint" and w.text in vocab.term("_THEN").words):
                 clauses.append([])
             elif w.cls == "joint" and w.text in vocab.term("_OR").words:
                 return None  # a choice: asked by the grammar's readings, never guessed
             elif w.cls == "joint":
                 if clauses[-1]:  # (not "And sure, ...": a sentence that goes on)
                     clauses[-1].append(_Tok("and"))
+            elif w.cls == "manned":
+                # "my indigo plantation working", "the university manned": one on it
+                clause = clauses[-1]
+                if (
+                    not clause
+                    or clause[-1].kind != "place"
+                    or not _one_circle(clause[-1].text, vocab)
+                ):
+                    return None  # ("the roaster manned": by how many?)
+                where = clause.pop()
+                while clause and clause[-1].kind in ("take", "put", "gets"):
+                    clause.pop()  # ("I want my indigo plantation working")
+                clause += [_Tok("number", "1"), _Tok("on"), where]
             elif w.cls == "number" or w.text == "one":
                 n = _number(Mention("number", (w.text,)), vocab)
                 clauses[-1].append(_Tok("number", str(1 if n is None else n)))
-            elif w.cls in _READ:
+            elif w.cls in _READ or w.cls == "with":
                 clauses[-1].append(_Tok(w.cls, w.text))
             elif w.cls == "verb" and w.text in verbs:
                 clauses[-1].append(_Tok(verbs[w.text], w.text))
@@ -860,7 +891,35 @@ def _mayor_tokens(words: Sequence[Word], vocab: Vocabulary) -> list[list[_Tok]] 
         end_place()
     except ValueError:
         return None
-    return [c for c in clauses if c]
+    if any(not clauses[i] for i in chat):
+        return None  # chat alone in its clause: a heading ("Zyx: 2 on the roaster"), a remark
+    out = [_with_count(c) for c in clauses if c]
+    return None if any(c is None for c in out) else [c for c in out if c is not None]
+
+
+def _with_count(clause: list[_Tok]) -> list[_Tok] | None:
+    """The clause with a place manned "with" a count read as the count on it ("staff the
+    roaster with two colonists", "fill the university with one"); None when "with" stands
+    elsewhere."""
+    out: list[_Tok] = []
+    i = 0
+    while i < len(clause):
+        t = clause[i]
+        if t.kind != "with":
+            out.append(t)
+            i += 1
+            continue
+        count = clause[i + 1 : i + 2]
+        if not out or out[-1].kind != "place" or [c.kind for c in count] != ["number"]:
+            return None
+        where = out.pop()
+        if out and out[-1].kind in ("put", "fill"):
+            out.pop()  # ("fill the roaster with two")
+        out += [count[0], _Tok("on"), where]
+        i += 2
+        while i < len(clause) and clause[i].kind == "colonist":
+            i += 1  # ("with two colonists")
+    return out
 
 
 # Classes that name what a colonist order is about: a clause with one says more than
@@ -1018,7 +1077,38 @@ def _from_san_juan(clause: Sequence[_Tok], vocab: Vocabulary) -> list[_Tok]:
         if out[0].text != "2":
             return [_Tok("number", "0")]  # "three both": no count of one place
         out.pop(1)  # "the other two both to the roaster"
+    rest = set(vocab.term("REST").words)
+    pair = out[:2] if len(out) > 1 else []
+    if {t.kind for t in pair} == {"number", "all"} and any(t.text in rest for t in pair):
+        out.pop(0 if out[0].kind == "all" else 1)  # "the two others", "the last one"
     return out
+
+
+def _one_more(clause: list[_Tok], vocab: Vocabulary) -> list[_Tok]:
+    """The clause with a word of the extra colonist that is a count ("one more") read as
+    that count when it is put somewhere and nothing is said of taking it ("one more on
+    the tobacco storage": another colonist, the extra or not)."""
+    kinds = {t.kind for t in clause}
+    if kinds & {"not", "yes", "take"} or "on" not in kinds:
+        return clause
+    out: list[_Tok] = []
+    for t in clause:
+        count = t.text.split()[0] if t.kind == "extra" else ""
+        if count in vocab.numbers:
+            t = _Tok("number", str(vocab.numbers[count]))
+        out.append(t)
+    return out
+
+
+def _extra_apart(clause: list[_Tok]) -> list[list[_Tok]]:
+    """A clause on the extra colonist and, after "and", one that does not name it, as two
+    ("I'll take the extra one and put it on the university", "the extra guy in the sugar
+    mill and two in the roaster"; not "the two new ones and the extra")."""
+    kinds = [t.kind for t in clause]
+    for i, kind in enumerate(kinds):
+        if kind == "and" and "extra" in kinds[:i] and "extra" not in kinds[i:] and kinds[i + 1 :]:
+            return [clause[:i], clause[i + 1 :]]
+    return [clause]
 
 
 def _group(clause: Sequence[_Tok], vocab: Vocabulary) -> int | None:
@@ -1042,6 +1132,33 @@ def _group(clause: Sequence[_Tok], vocab: Vocabulary) -> int | None:
     return counts[0] if counts else 0
 
 
+def _and_extra(clause: list[_Tok]) -> tuple[list[_Tok], bool]:
+    """The clause without the extra colonist named after "and" at its end ("the two new
+    ones and the extra", "both plus the bonus guy"), and whether it was."""
+    kinds = [t.kind for t in clause]
+    while (
+        kinds
+        and "extra" in kinds
+        and (
+            kinds[-1] == "colonist"
+            or (kinds[-1] == "number" and clause[len(kinds) - 1].text == "1")
+        )
+    ):
+        kinds.pop()  # ("and the extra one", "and the extra colonist")
+    if len(kinds) > 2 and kinds[-2:] == ["and", "extra"]:
+        return clause[: len(kinds) - 2], True
+    return clause, False
+
+
+def _total(clause: Sequence[_Tok]) -> int | None:
+    """The count of a clause after the places that only counts the colonists placed
+    ("that's all three", "3 in total"): they must add up to it."""
+    kinds = [t.kind for t in clause]
+    if kinds.count("number") != 1 or not set(kinds) <= {"number", "colonist", "on"}:
+        return None
+    return next(int(t.text) for t in clause if t.kind == "number")
+
+
 def _stays(clause: Sequence[_Tok], vocab: Vocabulary) -> bool:
     """Whether the clause keeps the colonists not placed in San Juan ("the other one
     stays in San Juan", "the rest stay in San Juan")."""
@@ -1057,15 +1174,17 @@ def _stays(clause: Sequence[_Tok], vocab: Vocabulary) -> bool:
 
 def _extra_stays(clause: Sequence[_Tok], vocab: Vocabulary) -> bool:
     """Whether the clause keeps the extra colonist in San Juan, taken and not placed
-    ("the extra colonist can stay in San Juan")."""
+    ("the extra colonist can stay in San Juan", "keep the extra one in San Juan")."""
     san_juan = set(vocab.term("SAN_JUAN").words)
     kinds = [t.kind for t in clause]
-    allowed = {"extra", "colonist", "stay", "on", "place"}
+    allowed = {"extra", "colonist", "number", "stay", "on", "place"}
     return (
         "stay" in kinds
         and set(kinds) <= allowed
         and all(t.text in san_juan for t in clause if t.kind == "place")
-        and kinds.index("extra") < kinds.index("stay")
+        and all(t.text == "1" for t in clause if t.kind == "number")
+        # ("the extra one stays", "keep the extra one in San Juan")
+        and [*kinds, "on"].index("on") > max(kinds.index("extra"), kinds.index("stay"))
     )
 
 
@@ -1217,6 +1336,7 @@ def _mayor(words: Sequence[Word], vocab: Vocabulary) -> Proposal | None:
     clauses = _mayor_tokens(words, vocab)
     if not clauses:
         return None
+    clauses = [_one_more(part, vocab) for clause in clauses for part in _extra_apart(clause)]
     extra: bool | None = None
     removals: list[tuple[int, str]] = []
     placements: list[_Placement] = []
@@ -1232,9 +1352,17 @@ def _mayor(words: Sequence[Word], vocab: Vocabulary) -> Proposal | None:
     for at, clause in enumerate(clauses):
         clause = _from_san_juan(clause, vocab)
         kinds = {t.kind for t in clause}
-        if at + 1 < len(clauses) and group is None and (n := _group(clause, vocab)) is not None:
-            # "the three new ones: two on the roaster, one on the university"
-            group = n
+        plus = _and_extra(clause)
+        if at + 1 < len(clauses) and group is None and (n := _group(plus[0], vocab)) is not None:
+            # "the three new ones: two on the roaster, one on the university"; "the two new
+            # ones and the extra one: ..." (three, the extra taken)
+            if plus[1] and extra is not None:
+                return None
+            group = n + 1 if plus[1] and n else n
+            extra = True if plus[1] else extra
+            continue
+        if at and at + 1 == len(clauses) and group is None and _total(clause) is not None:
+            group = _total(clause)  # "..., that's all three", "..., 3 in total"
             continue
         if "stay" in kinds and "extra" not in kinds and _stays(clause, vocab):
             # "the other one stays in San Juan": that many, and no more
@@ -1439,7 +1567,8 @@ def by_mentions(
     if kind is DecisionKind.MAYOR:
         # (its own reading of the words: negations and lists are read there)
         said = _mayor_words(words, vocab)
-        ms = mentions_of(said) if said else None
+        # (the words that a place is manned are read by _mayor alone)
+        ms = mentions_of([w for w in said if w.cls != "manned"]) if said else None
         return (
             _mayor(said, vocab) if said and ms is not None and _verbs_fit(ms, kind, vocab) else None
         )

@@ -163,6 +163,10 @@ class Vocabulary:
     # nothing is a remark the rules check (a layout that leaves a circle empty is refused
     # anyway), which orders nothing and stops nothing.
     full: tuple[str, ...] = ()
+    # The mayor's colonists: words after a plantation, a quarry or a building of one
+    # circle that say it is to be manned ("my indigo plantation working", "the university
+    # manned"): one colonist on it.
+    manned: tuple[str, ...] = ()
     # Words before a plantation or a quarry that pick one of its kind by its place or
     # state ("my second sugar field", "my empty tobacco field"): a colonist on that kind,
     # which the board gives only where one of them has room.
@@ -921,6 +925,10 @@ ENGLISH = Vocabulary(
         *("fully manned", "fully staffed", "fully occupied", "all manned", "all occupied"),
         *("no empty circles", "no empty circle", "no vacancies", "no vacancy"),
     ),
+    manned=(
+        *("manned", "staffed", "occupied", "working", "running", "operating"),
+        *("in use", "in action", "active"),
+    ),
     field_marks=(
         *("empty", "unmanned", "vacant", "unoccupied", "unstaffed", "unused", "idle"),
         *("spare", "first", "second", "third"),
@@ -1503,7 +1511,9 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         "the rest of the board stays as it is (`everything else stays where it is`, `don't "
         f"touch anything else`): nothing more is ordered. {codes(vocab.field_marks)} before "
         "a plantation pick one of its kind (`my empty tobacco field`): a colonist goes on "
-        f"one of that kind with room. A clause that only says your board is full, with "
+        f"one of that kind with room. {codes(vocab.manned)} after a plantation, a quarry or "
+        "a building of one circle put one colonist on it (`my indigo plantation working`). "
+        "A clause that only says your board is full, with "
         f"{codes(vocab.full)} (`there's no room for him anyway`, `all my stuff is full`), "
         "is a remark the rules check: it orders nothing and stops nothing."
     )
