@@ -95,3 +95,63 @@ def test_the_storage_named_as_when_the_order_is_for_reads_it_as_a_storage(when: 
 def test_an_order_of_another_decision_than_the_one_named_is_not_read() -> None:
     assert _kept("at storage: corn on the 5", "craftsman", 3) == []
     assert _kept("when we ship, keep tobacco in the warehouse", "craftsman", 3) != []
+
+
+@pytest.mark.parametrize(
+    "when",
+    [
+        "next time there's a trader,",
+        "the next time someone picks the trader,",
+        "next trader phase:",
+        "In the next trading phase",
+        "For the next trader:",
+        "next time:",
+    ],
+)
+def test_an_order_for_the_next_phase_is_kept_for_its_next_decision(when: str) -> None:
+    """Bob, in the settler phase, sells when the trader next comes."""
+    assert _kept(f"{when} sell tobacco", "settle") == SELL_TOBACCO
+
+
+@pytest.mark.parametrize(("position", "seat"), [("trade", 1), ("trade-market", 1)])
+@pytest.mark.parametrize("when", ["next trader phase:", "next time,", "in the next trading phase"])
+def test_an_order_for_the_next_phase_is_never_used_in_the_one_in_progress(
+    position: str, seat: int, when: str
+) -> None:
+    """The trader now, or Bob's sale still to come in this phase: refused with the
+    reason, never done nor kept (it would be used in this phase)."""
+    report = check_mail(f"{when} sell sugar", load_position(position), seat)
+    assert report.actions == [] and report.queued == [], report.render()
+    assert report.errors, report.render()
+
+
+def test_an_order_for_the_next_round_is_kept_only_when_this_round_asks_it_no_more() -> None:
+    # Bob still picks a role this round; David loaded in this round's captain phase.
+    assert _kept("next round I'll be the mayor", "role") == []
+    report = check_mail("next round: wharf my corn", load_position("store"), 3)
+    assert [type(q.command).__name__ for q in report.queued] == ["WharfCmd"], report.render()
+
+
+def test_an_order_for_the_next_phase_is_not_answered_already_done() -> None:
+    """An order for a decision taken this round is answered "already done"; one said
+    to be for the next such phase is kept for it."""
+    game = load_position("store")  # David has loaded in this captain phase
+    report = check_mail("next captain: wharf my corn", game, 3, done=lambda kind: "ship corn on 5")
+    assert [type(q.command).__name__ for q in report.queued] == ["WharfCmd"], report.render()
+    report = check_mail("captain: wharf my corn", game, 3, done=lambda kind: "ship corn on 5")
+    assert report.queued == [] and report.errors, report.render()
+
+
+@pytest.mark.parametrize(
+    "reminder", [", can you remember that?", " - please note", ". Please remember!", ", fyi"]
+)
+def test_a_remark_asking_to_keep_the_order_in_mind_leaves_it(reminder: str) -> None:
+    assert _kept(f"when the trader comes, sell tobacco{reminder}") == SELL_TOBACCO
+
+
+def test_but_before_a_condition_starts_it() -> None:
+    text = "Nothing for me now. But next captain I'm going to wharf my corn."
+    report = check_mail(text, load_position("store"), 3)
+    assert [type(q.command).__name__ for q in report.queued] == ["WharfCmd"], report.render()
+    assert _kept("But when the trader comes, sell tobacco") == SELL_TOBACCO
+    assert _kept("But unless Anna sells, sell tobacco") == []

@@ -59,6 +59,7 @@ from .queue import (
     QueuedOrder,
     coming,
     decision_key,
+    later_round,
     passed_this_round,
     role_kinds,
 )
@@ -80,6 +81,7 @@ from .reading import (
     reason_only,
     reasoned,
     refers,
+    said_next,
     says_actual,
     sent_early,
     takes_back_only,
@@ -621,6 +623,7 @@ def check_mail(
                 not key.current
                 and done is not None
                 and passed_this_round(game, seat, game_command, key.kind)
+                and said_next(seg.text) is None  # ("next captain: ...": not this round's)
             ):
                 what = done(key.kind)
                 if what is not None:
@@ -1036,19 +1039,59 @@ def _not_for_now(
     # nor in the writer's words saying it is sent early: "away tomorrow, so in advance:")
     early = sent_early(seg.line, own=_own_names(game, seat))
     start = max(decided(seg.text) or 0, early - seg.column + 1)
-    later = not_now().search(seg.text, start) or (
-        not_now().search(seg.line, early, seg.column) if ":" in seg.line[: seg.column] else None
+    decision = decision_of(game, seat)
+    now = decision is not None and target_kind(item.command) in (None, decision.kind)
+    text, line = seg.text, seg.line
+    ahead = said_next(text)
+    if ahead is not None:
+        # "next time there's a mayor", "next captain": the next such phase, never one
+        # in progress; with a round, never one that may come in this round
+        refused = _not_next(item, ahead, now, game, seat)
+        if refused is not None:
+            return refused.at(seg.line, seg.line_no)
+        blank = " " * (ahead.end() - ahead.start())
+        text = text[: ahead.start()] + blank + text[ahead.end() :]
+        at = seg.column - 1 + ahead.start()
+        line = line[:at] + blank + line[at + len(blank) :]
+    later = not_now().search(text, start) or (
+        not_now().search(line, early, seg.column) if ":" in line[: seg.column] else None
     )
     if later is None:
         return None
-    decision = decision_of(game, seat)
-    now = decision is not None and target_kind(item.command) in (None, decision.kind)
     if " ".join(later.group(0).lower().split()) in ENGLISH.soon and not now:
         return None
     return IllegalOrder(
         f'"{later.group(0)}": an order is done now, or kept for a later decision of this '
         "round; send it again when that turn comes"
     ).at(seg.line, seg.line_no)
+
+
+def _not_next(
+    item: Parsed, said: re.Match[str], now: bool, game: Game, seat: int
+) -> OrderError | None:
+    """Why an order said to be for the next phase or round of its kind (``said``: "next
+    captain", "next round") is refused: it answers the decision asked now, that phase
+    is in progress and still asks the writer, or (a round) this round may still ask
+    him; None when it is kept for the next decision of its kind."""
+    words = " ".join(said.group(0).split())
+    kind = target_kind(item.command)
+    if now or kind is None:
+        return IllegalOrder(
+            f'"{words}": not an order for the decision asked now; send it again when that '
+            "turn comes"
+        )
+    key = decision_key(cast(GameCommand, item.command), game, seat)
+    if key is None or key.current:
+        return IllegalOrder(
+            f'"{words}": this phase still asks you {KIND_NAMES[kind]}; an order is kept '
+            "for the next decision of its kind: send it again when this phase is over"
+        )
+    if said["of"].lower() in ENGLISH.rounds and not later_round(game, seat, kind):
+        return IllegalOrder(
+            f'"{words}": {KIND_NAMES[kind]} may still come to you in this round; send it '
+            "again when this round is over"
+        )
+    return None
 
 
 def _own_names(game: Game, seat: int) -> frozenset[str]:
@@ -1189,6 +1232,8 @@ def _question(
         seg = item.segment
         asked = question(seg.text, game, seat, hesitant=hesitant)
         return None if asked is None else asked.at(seg.line, seg.line_no)
+    if isinstance(item, Remark):
+        return None  # "..., can you remember that?": a remark asks nothing of the game
     own = said.get(id(item), item.line)
     asked = question(own, game, seat, unread=True, hesitant=hesitant, alone=alone)
     return None if asked is None else asked.at(item.line, item.line_no)

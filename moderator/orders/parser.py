@@ -78,6 +78,7 @@ from .reading import (
     phrase,
     readings,
     remark,
+    reminder,
     says_something,
 )
 from .vocabulary import ENGLISH, Vocabulary, close_words, terminals
@@ -1410,7 +1411,12 @@ def _remarked(
             checked or _remarks(second.text, read[-1].command, kind if len(heads) == 1 else None)
         ):
             continue
-        tail = _parse_segment(second, _leads_to(read[-1].command, kind), own)
+        # ("..., please note" is no order, whatever its words read as)
+        tail = (
+            None
+            if reminder(second.text)
+            else _parse_segment(second, _leads_to(read[-1].command, kind), own)
+        )
         if isinstance(tail, Parsed) and not _slipped_elsewhere(tail, kind):
             return None  # two orders: read as written
         # (not "did you mean" on a remark: "love the smell of it" is no "move the small

@@ -15,7 +15,7 @@ from .commands import Command, GameCommand, RoleCmd, is_absence, is_service, tar
 from .errors import OrderError, Question
 from .format import format_action, legal_orders
 from .parser import Parsed, parse_mail
-from .reading import any_phrase, decided, has_verb, phrase, request, says_something
+from .reading import any_phrase, decided, has_verb, phrase, reminded, request, says_something
 from .resolve import decision_of, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary, negation
 
@@ -164,6 +164,7 @@ def question(
     writer has not decided yet; two orders or more named are then a question too.
     ``alone``: no order of the mail was read; an unread text that says its writer has
     not decided ("anything but mayor") is then asked back too."""
+    text = reminded(text, vocab)  # ("..., can you remember that?" asks nothing)
     led = _lead(vocab).match(text) is not None
     requested = request(text, vocab) is not None
     # Undecided, a choice is a question ("trader or mayor. Let me think"); a list

@@ -221,12 +221,22 @@ def passed_this_round(game: Game, seat: int, command: GameCommand, kind: Decisio
     role he took this round (a resent order)."""
     s = game.state
     if kind is DecisionKind.ROLE:
-        mine = sum(1 for taker in s.role_taken.values() if taker == seat)
         return (
             isinstance(command, RoleCmd)
             and any(s.role_taken.get(int(ref.role)) == seat for ref in command.roles)
-            and mine >= game.round_size // s.n
+            and later_round(game, seat, kind)
         )
+    return later_round(game, seat, kind)
+
+
+def later_round(game: Game, seat: int, kind: DecisionKind) -> bool:
+    """Whether the next ``kind`` decision of ``seat`` is in a round to come: he has
+    picked his roles of this round, or the phase that asks it was chosen this round and
+    has no more of it for him."""
+    s = game.state
+    if kind is DecisionKind.ROLE:
+        mine = sum(1 for taker in s.role_taken.values() if taker == seat)
+        return mine >= game.round_size // s.n
     for role, taker in s.role_taken.items():
         if kind not in role_kinds(Role(role)):
             continue
@@ -444,6 +454,7 @@ __all__ = [
     "enqueue",
     "in_line",
     "kept_step",
+    "later_round",
     "passed_by",
     "passed_this_round",
     "prune",

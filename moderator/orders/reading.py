@@ -137,8 +137,12 @@ def _clause_break(vocab: Vocabulary) -> re.Pattern[str]:
     # a comma, "and", "then" or an arrow before a verb ("..., add 1 to hut") or before the words
     # a new request starts with ("..., and I'd like the coffee plantation").
     # (nor before a contrast: "Not sure. But trader" is one order, the decision)
+    # (but before an order for the next phase: "Nothing for me now. But next captain ...")
+    nexts = "|".join(phrase(w) for w in vocab.nexts) or r"(?!)"
+    later = rf"(?!\s+(?:(?:{fillers})\s+)?(?:{nexts})\b)"
     takeback = "|".join(
-        [rf"{phrase(m)}\b" for m in (*vocab.corrections, *vocab.contrasts)]
+        [rf"{phrase(m)}\b" for m in vocab.corrections]
+        + [rf"{phrase(m)}\b{later}" for m in vocab.contrasts]
         # nor before an alternative: "Corn on the 5. Or the coffee." is one choice
         + [rf"{phrase(m)}\b" for m in vocab.term("_OR").words]
         + [rf"{phrase(m)}\s*[,!:\-\u2013\u2014]" for m in vocab.short_corrections]
@@ -976,8 +980,8 @@ def _lead_words(
             return None
         elif regardless:
             pass
-        elif i == 0 and (cond or _decision_lead(tokens, vocab, ties)):
-            condition, size = True, cond or 1
+        elif i == 0 and (cond or _decision_lead(tokens, vocab, ties) or _next_lead(tokens, vocab)):
+            condition, size = True, cond or _next_lead(tokens, vocab) or 1
             # (the writer its subject: "in case I can't answer in time", "if I'm not
             # around"; a no there is of him, not of the game)
             mine = cond < len(tokens) and tokens[cond] in _myself(vocab)
@@ -1083,7 +1087,10 @@ def _words(vocab: Vocabulary, *names: str) -> tuple[str, ...]:
 def _starts_condition(text: str, vocab: Vocabulary, ties: bool) -> bool:
     tokens = tuple(t.lower() for t in _LEAD_TOKEN.findall(text)[:5])
     said = (tuple(c.split()) for c in vocab.conditions if not (ties and c in vocab.step_joints))
-    return any(tokens[: len(c)] == c for c in said) or _decision_lead(list(tokens), vocab, ties)
+    listed = list(tokens)
+    return any(tokens[: len(c)] == c for c in said) or bool(
+        _decision_lead(listed, vocab, ties) or _next_lead(listed, vocab)
+    )
 
 
 def _decision_lead(tokens: list[str], vocab: Vocabulary, ties: bool) -> bool:
@@ -1096,6 +1103,34 @@ def _decision_lead(tokens: list[str], vocab: Vocabulary, ties: bool) -> bool:
         return False
     after = next((t for t in tokens[1:] if t not in vocab.fillers), None)
     return after is not None and after in _heading_verbs(vocab)
+
+
+def _next_lead(tokens: list[str], vocab: Vocabulary) -> int:
+    """Where a word of ``nexts`` before a role or what it does ends, at the start of
+    ``tokens`` ("next captain", "the next trader phase"); 0 when there is none."""
+    at = next(
+        (i for i, t in enumerate(tokens) if t in vocab.nexts or t not in vocab.fillers),
+        len(tokens),
+    )
+    if at + 1 >= len(tokens) or tokens[at] not in vocab.nexts:
+        return 0
+    after = _role_stem(tokens[at + 1], vocab)
+    return at + 1 if after in vocab.roles or after in vocab.role_verbs else 0
+
+
+@cache
+def _next_words(vocab: Vocabulary) -> re.Pattern[str]:
+    nexts = "|".join(phrase(w) for w in vocab.nexts) or r"(?!)"
+    said = sorted((*vocab.roles, *vocab.role_verbs, *vocab.next_of), key=len, reverse=True)
+    of = "|".join(phrase(w) for w in said)
+    return re.compile(rf"\b(?:{nexts})\s+(?P<of>{of})(?:'s)?\b", re.IGNORECASE)
+
+
+def said_next(text: str, vocab: Vocabulary = ENGLISH) -> re.Match[str] | None:
+    """Where ``text`` says its order is for the next phase or round of its kind ("next
+    time there's a mayor", "my role for the next round", "next captain"), with what it
+    is the next of as the group "of"; None when it does not."""
+    return _next_words(vocab).search(text.translate(_APOSTROPHES))
 
 
 def _asking(kind: DecisionKind) -> frozenset[Role]:
@@ -1278,6 +1313,13 @@ def _openings(text: str, vocab: Vocabulary, own: frozenset[str]) -> int:
         if _starts_condition(piece, vocab, False) or _lead_words(piece, vocab, own=own) is None:
             break
         at = m.end()
+    # (and a contrast with the sentence before: "But unless Anna sells, ...")
+    but = _contrast_lead(vocab).match(text, at)
+    if but is not None:
+        rest = text[but.end() :]
+        tokens = [t.lower() for t in _LEAD_TOKEN.findall(rest.translate(_APOSTROPHES))]
+        if _starts_condition(rest, vocab, False) or _proviso(tokens, vocab, start=True):
+            return but.end()
     return at
 
 
@@ -1320,7 +1362,9 @@ def lead_in(
     ``ties``: a role is picked now ("for the trader: coffee" is that role and a sale).
     ``own``: the writer's names, lower case ("Bob:", "Bob here,"); a word alone that is
     neither one nor known may be a part of the order ("Zyx: 2 on coffee roaster")."""
-    at = 0
+    # (a contrast with the sentence before it: "But next captain I'll wharf my corn")
+    but = _contrast_lead(vocab).match(text)
+    at = but.end() if but is not None and _starts_condition(text[but.end() :], vocab, ties) else 0
     roles: frozenset[Role] = frozenset()
     early = _holds([t.lower() for t in _LEAD_TOKEN.findall(text)], vocab.early)
     while True:
@@ -1366,6 +1410,12 @@ def lead_in(
             if said is not None:
                 return Lead(w.start(), roles | said)
     return Lead(at, roles) if at else None
+
+
+@cache
+def _contrast_lead(vocab: Vocabulary) -> re.Pattern[str]:
+    words = "|".join(phrase(w) for w in vocab.contrasts) or r"(?!)"
+    return re.compile(rf"\W*(?:{words})\b[\s,]*", re.IGNORECASE)
 
 
 @cache
@@ -1460,6 +1510,8 @@ def remark(
     ``passed``: the order is a pass, which a no after it agrees with ("I'll pass, can't
     afford anything"). ``loose``: whether it may be a remark for some decision (as if
     it named nothing answering any)."""
+    if reminder(text, vocab):
+        return True  # "..., can you remember that?": only asks to keep the order in mind
     first = _WORD.search(text)
     agrees = vocab.term("NO").words if passed else ()  # ("I'll pass, no money left")
     if first is None or "?" in text:
@@ -1486,6 +1538,37 @@ def remark(
         return True
     about = {*vocab.fillers, *vocab.term("ART").words} - {*vocab.first_person, "for"}
     return free and not (after and after[0] in about) and not refers(" ".join(after), vocab)
+
+
+@cache
+def _reminder(vocab: Vocabulary) -> re.Pattern[str]:
+    """A remark that only asks to keep the order in mind, with politeness and a question
+    mark ("please remember that!", "can you remember that?")."""
+    said = "|".join(phrase(w) for w in sorted(vocab.reminders, key=len, reverse=True))
+    polite = r"(?:please|pls|thanks|thank you|ok|okay)"
+    return re.compile(
+        rf"\W*(?:{polite}\W+)?(?:{said or '(?!)'})(?:\W+{polite})?[\s?!.)]*", re.IGNORECASE
+    )
+
+
+def reminder(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text``, after an order, only asks to keep it in mind ("can you remember
+    that?", "please note"): no order of itself, whatever its words read as."""
+    return _reminder(vocab).fullmatch(text) is not None
+
+
+def reminded(text: str, vocab: Vocabulary = ENGLISH) -> str:
+    """``text`` without a reminder after a comma, a dash or a sentence's end at its end
+    ("sell tobacco, can you remember that?" -> "sell tobacco"): its question mark asks
+    nothing of the game."""
+    for m in _AFTER_ORDER.finditer(text):
+        if m.start() and reminder(text[m.end() :], vocab):
+            return text[: m.start()]
+    return text
+
+
+# Where a remark after an order may start: a comma, a dash, a sentence's end.
+_AFTER_ORDER = re.compile(r"\s*(?:[,;.!]|\s[\-\u2013\u2014]+|[\u2013\u2014])\s*")
 
 
 # What may follow a pass and still leave it one ("Pass on the plantations this time",
@@ -2056,6 +2139,9 @@ __all__ = [
     "reasoned",
     "refers",
     "remark",
+    "reminded",
+    "reminder",
+    "said_next",
     "says_actual",
     "says_something",
     "sent_early",

@@ -196,6 +196,17 @@ class Vocabulary:
     # when the order is for, as a condition does ("at storage I want indigo in the
     # warehouse", "come storage time: sugar"): the order is of that decision.
     decision_leads: tuple[str, ...] = ()
+    # Words before a role, what it does or a word of ``next_of`` that say the order is
+    # for the next such phase or round, not one in progress ("next time there's a mayor",
+    # "next captain I wharf my corn", "my role for the next round: mayor"): kept for the
+    # next decision of its kind when the phase in progress (with a round, the round)
+    # asks the writer no more of it; otherwise refused, never done now.
+    nexts: tuple[str, ...] = ()
+    # A remark after an order that only asks the moderator to keep it in mind, a question
+    # too ("..., can you remember that?", "- just so you know"): the order is read without
+    # it.
+    reminders: tuple[str, ...] = ()
+    next_of: tuple[str, ...] = ()
     # Words that make the words around an order a condition on the game, which the
     # moderator cannot check ("unless Bob sells corn", "as long as I can afford it", "if
     # I have enough money"): never passed over as only saying when; the order is refused.
@@ -886,6 +897,7 @@ ENGLISH = Vocabulary(
     ),
     conditions=(
         *("when", "whenever", "once", "if", "in case", "just in case", "after", "during"),
+        *("next time", "the next time"),
         *("for", "by the time", "as soon as", "should", "at the end of", "by the end of"),
         *("for the end of", "in the event of", "in the event that", "if and when"),
         *("at the end", "in the end", "come", "during the"),
@@ -898,6 +910,16 @@ ENGLISH = Vocabulary(
     role_takes=("goes", "going", "went", "becomes", "become"),
     early=("in advance", "advance", "ahead of time", "ahead", "early", "beforehand"),
     decision_leads=("at", "come", "for", "during", "by"),
+    nexts=("next",),
+    reminders=(
+        *("can you remember that", "could you remember that", "please remember that"),
+        *("remember that", "remember", "can you note that", "could you note that"),
+        *("please note that", "note that", "please note", "noted", "make a note of that"),
+        *("can you make a note of that", "could you make a note of that", "keep that in mind"),
+        *("keep it in mind", "bear that in mind", "just so you know", "so you know", "fyi"),
+        *("for your info", "for your information", "heads up", "just a heads up"),
+    ),
+    next_of=("time", "round"),
     regardless=(
         *("whatever happens", "whatever else happens", "no matter what", "no matter how"),
         *("regardless", "in any case", "in any event", "come what may"),
@@ -1367,7 +1389,12 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"{codes(vocab.contrasts)} may only come before a negation, and "
         f"{codes(vocab.ship_room)} with a number name a ship by its room (`the ship with "
         f"room for 5`); {codes(vocab.draw_words)} draw the hacienda's plantation; with "
-        f"{codes(vocab.not_now)} it is not read as an order for now."
+        f"{codes(vocab.not_now)} it is not read as an order for now. "
+        f"{codes(vocab.nexts)} before a role, what it does or {codes(vocab.next_of)} "
+        "(`next time there's a mayor`, `next captain`, `for the next round`) keep it for "
+        "the next such phase or round, when the one in progress asks you no more of it; "
+        "otherwise it is refused. A remark after an order that only asks to keep it in "
+        f"mind ({codes(vocab.reminders)}, a question too) leaves it."
     )
     lines.append(
         "There, words the moderator does not know are passed over as chat (`a coffee "
