@@ -155,3 +155,20 @@ def test_but_before_a_condition_starts_it() -> None:
     assert [type(q.command).__name__ for q in report.queued] == ["WharfCmd"], report.render()
     assert _kept("But when the trader comes, sell tobacco") == SELL_TOBACCO
     assert _kept("But unless Anna sells, sell tobacco") == []
+
+
+@pytest.mark.parametrize(
+    "head", ["the big warehouse gets", "Warehouse:", "my large warehouse takes"]
+)
+@pytest.mark.parametrize("good", ["tobacco", "coffee"])
+@pytest.mark.parametrize("joint", [", ", ", and the ", ", and "])
+def test_goods_after_a_comma_under_a_heading_take_the_place_said_after_them(
+    head: str, good: str, joint: str
+) -> None:
+    """The storage: "the warehouse gets indigo and sugar, tobacco on the wind rose" keeps
+    the tobacco on the wind rose, not in the warehouse."""
+    text = f"{head} the indigo and the sugar{joint}{good} on the wind rose"
+    report = check_mail(text, load_position("store-large"), 3)
+    meaning = [a.meaning for a in report.accepted]
+    wanted = f"keep indigo in warehouse, sugar in warehouse, 1 {good} on wind rose"
+    assert meaning == [wanted], report.render()

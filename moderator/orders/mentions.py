@@ -717,6 +717,7 @@ def _store(words: Sequence[Word], vocab: Vocabulary) -> Proposal | None:
     sizes = set(vocab.ship_sizes)
     items: list[list[str]] = []  # [count, good, place]
     open_: list[list[str]] = []  # goods named since the last place, not under a heading
+    tail: list[list[str]] = []  # goods named since the last comma
     heading = ""
     placed = False
     count = ""
@@ -726,6 +727,7 @@ def _store(words: Sequence[Word], vocab: Vocabulary) -> Proposal | None:
         elif w.cls == "good":
             item = [count, vocab.goods[w.text].label, heading]
             items.append(item)
+            tail.append(item)
             if not heading:
                 open_.append(item)
             count = ""
@@ -733,16 +735,23 @@ def _store(words: Sequence[Word], vocab: Vocabulary) -> Proposal | None:
             place = "on wind rose" if w.cls == "windrose" else "in warehouse"
             placed = True
             rest = [x for x in words[i + 1 :] if x.cls not in ("filler", "on")]
-            if open_ and not (rest and rest[0].text == ":"):
-                for item in open_:
+            heads = bool(rest and rest[0].text == ":")
+            # (goods after a comma under a heading take a place said after them: "the
+            # warehouse gets indigo and sugar, tobacco on the wind rose")
+            after = open_ or (tail if heading and not heads else [])
+            if after and not heads:
+                for item in after:
                     item[2] = place
                 open_, heading = [], ""
             else:
                 heading = place
+            tail = []
         elif w.cls == "size" and w.text in sizes:
             continue  # "the small warehouse"
-        elif w.cls == "stop" and w.text in ".;":
-            heading = ""
+        elif w.cls == "stop":
+            tail = []
+            if w.text in ".;":
+                heading = ""
         elif w.cls not in ("filler", "on", "verb", "joint", "stop"):
             return None  # chat too: "sugar in the warehouse, bin the corn"
         if count and w.cls != "number":
