@@ -547,6 +547,11 @@ def test_an_order_for_a_round_to_come_is_not_done_now(position: str, when: str) 
         ("settle-hospice", "Skip the hospice."),
         ("settle-hospice", "No colonist from the hospice, ok?"),
         ("build-university", "University colonist: no thanks!"),
+        *(
+            (p, f"I want {n} on it")
+            for p in ("settle-hospice", "build-university")
+            for n in ENGLISH.nobodies
+        ),
     ],
 )
 def test_a_no_to_the_colonist_not_understood_stops_the_answer(position: str, no: str) -> None:
@@ -1353,6 +1358,13 @@ def test_a_pass_after_the_writer_s_own_words_and_never_with_a_condition(position
         assert [a.meaning for a in report.accepted] == [declined], report.render()
     for text in ("pass, unless Bob sells", "I'll pass - or maybe not", "pass if nobody minds"):
         assert check_mail(text, game, seat).actions == [], text
+    # A pass said no to is none ("I don't want to pass" had passed, read by the "don't"
+    # of "don't bother"), but "no, I'll pass" and "don't bother" pass.
+    for text in ("I don't want to pass", "don't pass", "pass, I won't pass", "I do not pass"):
+        assert check_mail(text, game, seat).actions == [], text
+    for text in ("no I'll pass", "don't bother", "no thanks, I'll pass"):
+        report = check_mail(text, game, seat)
+        assert [a.meaning for a in report.accepted] == [declined], report.render()
 
 
 def test_an_order_after_a_question_on_its_line_answers_it() -> None:

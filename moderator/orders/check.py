@@ -841,6 +841,14 @@ def _colonist_detail(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     return re.compile(rf"\b(?:{'|'.join(map(re.escape, words))})\b")
 
 
+def _no_colonist(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` may say no to a colonist: a no and a colonist's word ("skip the
+    hospice guy"), or nobody ("I want nobody on it")."""
+    if negation(vocab).search(text) and _colonist_detail(vocab).search(text):
+        return True
+    return any_phrase(vocab.nobodies).search(text) is not None
+
+
 def _kind_of(item: Accepted) -> DecisionKind | None:
     return item.key.kind if item.key is not None else target_kind(item.command)
 
@@ -867,7 +875,7 @@ def _unread_may_change(report: Report, unread: list[tuple[int | None, str]]) -> 
         if _wharf_words().search(said):
             at_stake = [a for a in report.accepted if isinstance(a.command, WharfCmd)]
             why = "names the wharf, which is used once a phase; write the one you use"
-        elif negation().search(said) and _colonist_detail().search(said):
+        elif _no_colonist(said):
             at_stake = [a for a in report.accepted if _may_decline(a, report.legal)]
             why = "may say no to the colonist; write the order whole, " + " or ".join(
                 f'like "{a.meaning}, no {_WITH_COLONIST[k]}"'

@@ -1586,12 +1586,31 @@ _PASSABLE = frozenset(
 
 
 @cache
-def _pass_words(vocab: Vocabulary) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """The words that start a pass, the kinds of thing passed on, and all the words
-    that may follow."""
+def _pass_words(
+    vocab: Vocabulary,
+) -> tuple[re.Pattern[str], frozenset[str], frozenset[str], frozenset[str]]:
+    """The pass's phrases of several words ("don't bother with", read as one "pass"),
+    the words that start a pass, the kinds of thing passed on, and all the words that
+    may follow."""
+    phrases = any_phrase([w for w in vocab.term("PASS").words if " " in w])
     leading = _term_parts(vocab, ("PASS",)) | (_term_parts(vocab, ("NO",)) - {"not"})
     passed_on = _term_parts(vocab, _PASSED_ON)
-    return leading, passed_on, leading | passed_on | _term_parts(vocab, _PASS_JOINING)
+    return phrases, leading, passed_on, leading | passed_on | _term_parts(vocab, _PASS_JOINING)
+
+
+@cache
+def _pass_turned(vocab: Vocabulary) -> re.Pattern[str]:
+    """A pass said no to in its clause ("I don't want to pass", "not passing", "pass,
+    I won't pass"): a "not", a "don't", a "never" or a verb with "n't" before it, with
+    no sign between (never "no": "no I'll pass" passes)."""
+    nots = (*vocab.term("DONT").words, "not", "never")
+    bare = [a for a, meant in vocab.abbreviations.items() if meant == (f"{a[:-2]}n't",)]
+    singles = [w for w in vocab.term("PASS").words if " " not in w]
+    return re.compile(
+        rf"(?:{any_phrase((*nots, *bare)).pattern}|\w+n['’]t\b)[^,;:.!?\-–—]*?"
+        rf"{any_phrase(singles).pattern}",
+        re.IGNORECASE,
+    )
 
 
 def said_pass(text: str, vocab: Vocabulary = ENGLISH) -> bool:
@@ -1599,7 +1618,10 @@ def said_pass(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     "nothing", ...) or names what is passed on ("no building for me"), and names
     nothing else that could change it; never with a taking-back ("no wait, the one
     next to it")."""
-    leading, passed_on, allowed = _pass_words(vocab)
+    phrases, leading, passed_on, allowed = _pass_words(vocab)
+    text = phrases.sub("pass", text)  # ("don't bother with": one word)
+    if _pass_turned(vocab).search(text):
+        return False  # "I don't want to pass", "pass, I won't pass"
     found = [m.group(0).lower() for m in _WORD.finditer(text)]
     # (after the writer's own words, which the grammar ignores: "I'll pass on this one")
     found = found[next((i for i, w in enumerate(found) if w not in vocab.fillers), 0) :]

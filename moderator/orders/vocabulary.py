@@ -112,6 +112,9 @@ class Vocabulary:
     addressees: tuple[str, ...] = ()
     conditions: tuple[str, ...] = ()
     negations: tuple[str, ...] = ()
+    # Nobody, as a colonist said no to ("Corn, I want nobody on it"): with a no, it
+    # may decline the hospice's or the university's colonist.
+    nobodies: tuple[str, ...] = ()
     # Ignored words that make a keep order naming nothing keep everything ("keep it all").
     wholes: tuple[str, ...] = ()
     # Ignored words that make a keep order keep the goods it names and no more ("just the
@@ -1009,6 +1012,7 @@ ENGLISH = Vocabulary(
         *("then", "so", "instead", "so instead", "as it is", "as things are"),
         *("as things stand", "so then", "in that case"),
     ),
+    nobodies=("nobody", "no one", "noone", "no-one", "no body"),
     negations=(
         *("unless", "nobody", "no one", "noone", "never", "neither", "nor", "cannot"),
         *("except", "otherwise", "instead", "cancel", "cancelled", "canceled", "undo"),
