@@ -222,6 +222,8 @@ def _slip(token: str, vocab: Vocabulary) -> Word | None:
         return None  # "coffee-ish", "non-coffee"
     if token in known(vocab):
         return Word("chat", token)  # a common word ("sure", "well", "going")
+    if not re.search(r"[aeiouy]", token):
+        return None  # "whf", "nxt": maybe a short form of a word of the table, not chat
     targets = _targets(vocab)
     slips = {w: kind for w in targets if len(w) >= 4 and (kind := slip_kind(token, w)) is not None}
     common = {w for w, kind in slips.items() if kind in _SLIPS}

@@ -5,6 +5,7 @@ the `help` reply) are all made from it."""
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 import sys
 from collections.abc import Iterable, Mapping
@@ -312,15 +313,15 @@ SLASHED = r"(?<![a-z/])[a-z]/[a-z]?(?![a-z/])"
 
 def _abbreviated(words: tuple[str, ...], short: Mapping[str, str]) -> tuple[str, ...]:
     """``words`` with, after them, each abbreviation of one of them, and each phrase of
-    them with an abbreviation for one of its words ("can't decide": "cant decide")."""
+    them with abbreviations for some of its words ("can't decide": "cant decide", "next
+    round": "nxt rnd")."""
     out = list(words)
     for w in words:
+        out += [a for a, meant in short.items() if w == meant]
         parts = w.split()
-        for a, meant in short.items():
-            if w == meant:
-                out.append(a)
-            elif len(parts) > 1 and meant in parts:
-                out.append(" ".join(a if p == meant else p for p in parts))
+        if len(parts) > 1:
+            ways = [[p, *(a for a, meant in short.items() if meant == p)] for p in parts]
+            out += [" ".join(said) for said in itertools.product(*ways)]
     return tuple(dict.fromkeys(out))
 
 
@@ -410,6 +411,8 @@ _EN_CONTRACTIONS = (
     *("can't", "won't", "don't", "isn't", "aren't", "wasn't", "weren't", "doesn't"),
     *("didn't", "hasn't", "haven't", "hadn't", "wouldn't", "couldn't", "shouldn't"),
     *("mustn't", "needn't", "i'm", "i've", "i'll", "i'd", "that's", "what's", "there's"),
+    *("it's", "you're", "they're", "he's", "she's", "you've", "they've", "you'll"),
+    *("they'll", "it'll"),
 )
 
 _EN_SPELLINGS = {
@@ -1107,6 +1110,14 @@ ENGLISH = Vocabulary(
         **dict.fromkeys(("sm", "sml"), ("small",)),
         "hosp": ("hospice",),
         "univ": ("university",),
+        "whf": ("wharf",),
+        "fort": ("fortress",),
+        "res": ("residence",),
+        "cust": ("customs",),
+        "qry": ("quarry",),
+        **dict.fromkeys(("col", "colo"), ("colonist",)),
+        "cols": ("colonists",),
+        "med": ("medium",),
         "stor": ("storage", "store"),  # (a word of a building, or the verb: read as each)
         # places, the privilege, the words of orders
         "sj": ("san juan",),
@@ -1115,6 +1126,10 @@ ENGLISH = Vocabulary(
         "w/o": ("without",),
         **dict.fromkeys(("tmrw", "tmw", "tmr", "tomoz"), ("tomorrow",)),
         "idk": ("don't know",),
+        **dict.fromkeys(("bc", "b/c"), ("because",)),
+        "nxt": ("next",),
+        "rnd": ("round",),
+        "ty": ("thank you",),
         # words without their apostrophe
         **{w.replace("'", ""): (w,) for w in _EN_CONTRACTIONS},
     },
@@ -1139,6 +1154,9 @@ ENGLISH = Vocabulary(
         "same",
         "than",
         "then",
+        # chat of a phone without a vowel (mentions: another word without one may be a
+        # short form of an order word, and is never passed over)
+        *("tbh", "btw", "ngl", "fwiw", "smh", "np", "hmm", "hmmm", "grr"),
     ),
 )
 
