@@ -1414,3 +1414,44 @@ def test_a_good_cut_short_is_never_passed_over_as_chat(good: Good) -> None:
     report = check_mail(f"{good.label[:3]} via wharf", game, seat)
     assert [a.meaning for a in report.accepted] in ([], [f"wharf {good.label}"]), report.render()
     assert report.queued == [], report.render()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If I put the sugar on the 5, Bob tops it up with his sugar.",
+        "If I ship sugar on the 5",
+        "in case I load the sugar, Bob wins",
+    ],
+)
+def test_an_order_that_is_itself_the_condition_is_no_order(text: str) -> None:
+    """ "If I put the sugar on the 5, ...": the writer weighs a move; a condition that
+    says nothing but "if I" before the verb is the order's own, never a time it is for
+    (it had shipped the sugar). A condition with more words still heads an order."""
+    game = load_position("load")
+    seat = game.deciding()[0]
+    report = check_mail(text, game, seat)
+    assert report.actions == [] and report.queued == [], report.render()
+    headed = check_mail("If someone picks the captain I ship sugar on the 5", game, seat)
+    assert len(headed.actions) == 1, headed.render()
+
+
+def test_a_pass_read_by_what_it_says_is_no_step_of_a_role() -> None:
+    """ "craftsman I guess, nothing better left on the table": the words after the role
+    are about the roles, not a no to the extra barrel; "craftsman, nothing" is."""
+    game = load_position("role-late")
+    report = check_mail("craftsman I guess, nothing better left on the table", game, 0)
+    assert "no extra" not in [a.meaning for a in report.accepted], report.render()
+    both = check_mail("craftsman, nothing", game, 0)
+    assert [a.meaning for a in both.accepted] == ["role craftsman", "no extra"], both.render()
+
+
+def test_holding_off_on_the_wharf_is_no_use_of_it() -> None:
+    """ "I'll hold off on the wharf for now and just put the corn on a boat": the corn
+    is loaded and the wharf is not used (it had wharfed the indigo)."""
+    game = load_position("load-wharf")
+    report = check_mail(
+        "I'll hold off on the wharf for now and just put the corn on a boat.", game, 3
+    )
+    assert [a.meaning for a in report.accepted] == ["ship corn on 5"], report.render()
+    assert check_mail("I'll hold off on the wharf", game, 3).actions == []

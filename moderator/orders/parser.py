@@ -1369,6 +1369,10 @@ def _two_steps(
         step = _parse_segment(second, then, own)
         if not isinstance(step, Parsed):
             continue
+        if isinstance(step.command, PassCmd) and any(
+            a.reading.tier >= MENTIONS_TIER for a in step.alternatives
+        ):
+            continue  # "craftsman I guess, nothing better left": a remark, not a pass
         if isinstance(step.command, PassCmd) and step.command.kind is None:
             # "settler, nothing": the step's decision declined, not the role's
             step = replace(step, command=PassCmd(then), alternatives=())

@@ -1350,6 +1350,14 @@ def condition(
     return _lead_words(rest.translate(_APOSTROPHES), vocab, own=own) or None
 
 
+def _only_me(piece: str, vocab: Vocabulary) -> bool:
+    """Whether ``piece``, a condition before a verb, says nothing but its condition word
+    and the writer ("If I", "in case I"): the verb after it is the condition's own."""
+    said = {t.lower() for t in _LEAD_TOKEN.findall(piece)}
+    idle = {*vocab.first_person, *vocab.fillers}
+    return all(w in idle or any(w in c.split() for c in vocab.conditions) for w in said)
+
+
 def lead_in(
     text: str, vocab: Vocabulary = ENGLISH, ties: bool = False, own: frozenset[str] = frozenset()
 ) -> Lead | None:
@@ -1406,6 +1414,8 @@ def lead_in(
                 continue
             if _third_person(w.group(0), vocab):
                 continue  # "after Bob sells corn": the condition's verb
+            if _only_me(text[at : w.start()], vocab):
+                continue  # "If I put the sugar on the 5, ...": the order is the condition
             said = _lead_words(text[at : w.start()], vocab, ties, own)
             if said is not None:
                 return Lead(w.start(), roles | said)

@@ -1050,6 +1050,7 @@ ENGLISH = Vocabulary(
         *("or", "whichever", "whatever", "either", "else", "alternatively", "otherwise"),
         # refusals and negations in other words ("n't" anywhere is one too)
         *("won't", "wont", "rather not", "prefer not", "bother", "avoid", "hate", "dislike"),
+        *("hold off", "holding off", "held off"),
         *("against", "hardly", "barely", "forget", "ignore", "reject", "stop", "neither"),
         *("miss", "fine", "out", "naw", "nay", "negative", "interested", "chance", "dead"),
         # times
