@@ -616,9 +616,12 @@ def check_mail(
             key = decision_key(game_command, game, seat)
             if key is None:
                 raise IllegalOrder(asked_now(game, seat))
-            never = never_this_phase(game_command, game, seat) if key.current else None
+            # ("take quarry" sent ahead by one who may not: not kept; asked the hacienda
+            # now, the tile is refused with it, the turn's orders done all or none)
+            ahead = key.current and decision is None
+            never = never_this_phase(game_command, game, seat) if ahead else None
             if never is not None:
-                raise IllegalOrder(never)  # ("take quarry" from one who may not: not kept)
+                raise IllegalOrder(never)
             if (
                 not key.current
                 and done is not None
