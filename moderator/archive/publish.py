@@ -80,12 +80,12 @@ def game_versions(session: Session, now: datetime | None = None) -> list[GameVer
     ]
 
 
-def export_game(session: Session, game_id: int) -> dict[str, object]:
-    """A game's record, read from the store."""
+def export_game(session: Session, game_id: int, now: datetime | None = None) -> dict[str, object]:
+    """A game's record, read from the store (``now``: the time that says who is away)."""
     row = session.get(m.Game, game_id)
     if row is None:
         raise RecordError("", f"no game {game_id}")
-    return export_record(session, row, Moderator.start(row))
+    return export_record(session, row, Moderator.start(row), now)
 
 
 def publish_games(
@@ -95,11 +95,13 @@ def publish_games(
     *,
     force: bool = False,
     builder: PageBuilder | None = None,
+    now: datetime | None = None,
 ) -> list[tuple[str, str]]:
     """Write the pages of ``games`` whose pages under ``out`` are not current (all of
     them with ``force``), then the index; returns (tag, what happened) for each game:
     "written", "current" or the error. ``builder``: one that has built these games
-    before (it replays only their new actions)."""
+    before (it replays only their new actions). ``now``: the time that says who is
+    away, as for game_versions."""
     builder = builder or PageBuilder(keep=0)
     done: list[tuple[str, str]] = []
     for g in games:
@@ -109,7 +111,7 @@ def publish_games(
             continue
         try:
             with factory.begin() as session:
-                record = read_record(export_game(session, g.id))
+                record = read_record(export_game(session, g.id, now))
             pages = builder.build(record)
             write_game(out, replace(pages, summary=replace(pages.summary, stamp=g.stamp)))
             done.append((g.tag, "written"))

@@ -163,11 +163,14 @@ def _name_then(seats: Sequence[m.Seat], seat: int, at: datetime) -> str | None:
     return held[-1].name if held else None
 
 
-def export_record(session: Session, game_row: m.Game, start: Game) -> dict[str, Any]:
-    """The record of a game from the store (``start``: the game as it began)."""
+def export_record(
+    session: Session, game_row: m.Game, start: Game, now: datetime | None = None
+) -> dict[str, Any]:
+    """The record of a game from the store (``start``: the game as it began; ``now``: the
+    moderator's time, which says who is away)."""
     seats = sorted(game_row.seats, key=lambda s: (s.seat_index, s.created_at))
     names = [s.name for s in sorted(game_row.active_seats(), key=lambda s: s.seat_index)]
-    now = m.utcnow()
+    now = m.utcnow() if now is None else now
     game = start
     rows = session.execute(
         select(m.Action, m.InboundMessage.message_id)

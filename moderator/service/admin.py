@@ -475,7 +475,7 @@ class Admin:
         with self.moderator.factory.begin() as session:
             row = session.get(m.Game, self.resolve(session, ref))
             assert row is not None
-            return export_record(session, row, self.moderator.start(row))
+            return export_record(session, row, self.moderator.start(row), self.moderator.clock())
 
     def replay_check(self, ref: str | int) -> tuple[bool, str]:
         """Rebuild from the log and compare with the snapshot."""
