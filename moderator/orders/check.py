@@ -849,7 +849,12 @@ def _no_colonist(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     hospice guy"), or nobody ("I want nobody on it")."""
     if negation(vocab).search(text) and _colonist_detail(vocab).search(text):
         return True
-    return any_phrase(vocab.nobodies).search(text) is not None
+    return _nobody(vocab).search(text) is not None
+
+
+@cache
+def _nobody(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    return any_phrase(vocab.nobodies)
 
 
 def _kind_of(item: Accepted) -> DecisionKind | None:

@@ -1350,12 +1350,18 @@ def condition(
     return _lead_words(rest.translate(_APOSTROPHES), vocab, own=own) or None
 
 
+@cache
+def _me_and_conditions(vocab: Vocabulary) -> frozenset[str]:
+    """The writer's own words, the fillers and the words of the conditions."""
+    parts = {w for c in vocab.conditions for w in c.split()}
+    return frozenset({*vocab.first_person, *vocab.fillers, *parts})
+
+
 def _only_me(piece: str, vocab: Vocabulary) -> bool:
     """Whether ``piece``, a condition before a verb, says nothing but its condition word
     and the writer ("If I", "in case I"): the verb after it is the condition's own."""
-    said = {t.lower() for t in _LEAD_TOKEN.findall(piece)}
-    idle = {*vocab.first_person, *vocab.fillers}
-    return all(w in idle or any(w in c.split() for c in vocab.conditions) for w in said)
+    idle = _me_and_conditions(vocab)
+    return all(t.lower() in idle for t in _LEAD_TOKEN.findall(piece))
 
 
 def lead_in(
