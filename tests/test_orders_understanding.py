@@ -33,6 +33,7 @@ from moderator.orders.errors import Question, Remark
 from moderator.orders.format import legal_orders
 from moderator.orders.parser import Alternative, Parsed, Segment, parse_mail, segments
 from moderator.orders.reading import (
+    CLAUSE_CUT,
     MENTIONS_TIER,
     Reading,
     clauses,
@@ -1161,6 +1162,26 @@ def test_a_remark_after_the_order_on_its_line_leaves_the_order(position: str) ->
         for changing in (*changes, ". Unless Bob needs it.", ". Except if it's gone."):
             report = check_mail(order + changing, game, seat)
             assert [a.meaning for a in report.accepted] != [meaning], report.render()
+
+
+@pytest.mark.parametrize(
+    ("text", "cut"),
+    [
+        ("Quarry please, I'm building", "Quarry please"),
+        ("sell corn - need the cash", "sell corn"),
+        ("Tobacco \u2014 no hospice guy", "Tobacco"),
+        ("corn; coffee", "corn"),
+        ("Shipping: corn on the 5", None),  # (a heading, not an order and a remark)
+        ("large-warehouse", None),
+        ("sell corn -2", None),
+    ],
+)
+def test_an_order_ends_at_a_comma_or_a_dash_standing_apart(text: str, cut: str | None) -> None:
+    """Where an order's line may go on with a remark (parser._remarked) or with answers
+    to its colonist (reading.detail_tail): one cut serves both, a comma, a semicolon or
+    a dash between blanks; never a colon after a heading, nor a hyphen."""
+    found = CLAUSE_CUT.search(text)
+    assert (text[: found.start()] if found else None) == cut
 
 
 @pytest.mark.parametrize("position", ["settle", "build", "trade", "load", "craftsman"])

@@ -63,6 +63,7 @@ from .errors import OrderError, OrderSyntaxError, Remark
 from .mentions import by_mentions, mentions_of, says_full, words_of
 from .queue import role_kinds
 from .reading import (
+    CLAUSE_CUT,
     MENTIONS_TIER,
     Heading,
     Reading,
@@ -1382,9 +1383,6 @@ def _two_steps(
     return found[0] if len(readings) == 1 else None
 
 
-_REMARK_CUT = re.compile(r"\s*(?:,|\s[\-\u2013\u2014]+|[\u2013\u2014])\s*")
-
-
 def _remarked(
     seg: Segment, kind: DecisionKind | None, own: frozenset[str] = frozenset()
 ) -> list[tuple[Segment, Parsed | OrderError]] | None:
@@ -1394,7 +1392,7 @@ def _remarked(
     clearly still stops what it may change). The last cut whose head is one order (or a
     role and its first step, _two_steps) and whose tail is only a remark
     (reading.remark) and no order."""
-    for m in reversed(list(_REMARK_CUT.finditer(seg.text))):
+    for m in reversed(list(CLAUSE_CUT.finditer(seg.text))):
         if m.start() == 0 or m.end() >= len(seg.text.rstrip()):
             continue
         first, second = _part(seg, 0, m.start()), _part(seg, m.end(), len(seg.text))

@@ -347,7 +347,12 @@ def _on_it(vocab: Vocabulary) -> re.Pattern[str]:
     return re.compile(rf"{on}\s+{it}|\bthere\b", re.IGNORECASE)
 
 
-_DETAIL_CUT = re.compile(r"\s*(?:[,;:]|\s[\-\u2013\u2014]+\s|[\u2013\u2014])\s*")
+# Where an order on a line may end and something said about it follow (a remark,
+# parser._remarked; answers to its colonist, detail_tail): a comma, a semicolon or a
+# dash between blanks ("Quarry please, I'm going to build", "Tobacco - no hospice
+# worker"); never a colon, which ends a heading ("Shipping: corn on the 5"), nor a
+# hyphen.
+CLAUSE_CUT = re.compile(r"\s*(?:[,;]|\s[\-\u2013\u2014]+\s|[\u2013\u2014])\s*")
 
 
 def detail_tail(text: str, vocab: Vocabulary = ENGLISH) -> tuple[int, list[str]] | None:
@@ -356,7 +361,7 @@ def detail_tail(text: str, vocab: Vocabulary = ENGLISH) -> tuple[int, list[str]]
     the hospice worker"): where the order ends, and what each answer says
     (detail_said). None: no such answers, or one of the pieces after the first answer
     says something else. The answers must agree, or the order is not cut."""
-    cuts = list(_DETAIL_CUT.finditer(text))
+    cuts = list(CLAUSE_CUT.finditer(text))
     for i, cut in enumerate(cuts):
         head = text[: cut.start()]
         if not says_something(head, vocab):
