@@ -1528,6 +1528,13 @@ _ANSWERS: dict[DecisionKind, frozenset[str]] = {
 }
 
 
+@cache
+def _answer_targets(vocab: Vocabulary, chosen: frozenset[str]) -> tuple[str, ...]:
+    """The single words a slip or a word cut short may stand for, of the classes
+    ``chosen``."""
+    return tuple(w for w, cls in _targets(vocab).items() if cls in chosen)
+
+
 def names_answer(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) -> bool:
     """Whether ``text`` names a thing that answers the decision of ``kind`` or chooses
     within its answer (for a sale: a good, a count, "the first"; for a building: a
@@ -1538,7 +1545,7 @@ def names_answer(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLI
     if chosen is None:
         return True
     lexicon = _lexicon(vocab)
-    targets = [w for w, cls in _targets(vocab).items() if cls in chosen]
+    targets = _answer_targets(vocab, chosen)
     tokens = [t.lower() for t in _TOKEN.findall(text)]
     i = 0
     while i < len(tokens):
