@@ -742,9 +742,52 @@ def test_a_sign_off_that_is_an_order_word_with_a_slip_is_a_name(position: str, n
     assert [a.meaning for a in alone.accepted] == ["role captain"], alone.render()
 
 
+@pytest.mark.parametrize("position", ONE_ANSWER)
+@pytest.mark.parametrize("initials", ["b", "-B", "AB.", "anna"])
+def test_initials_or_a_name_in_small_letters_sign_a_mail(position: str, initials: str) -> None:
+    """A player's initials alone on the last line ("b", "-AB") or a player's name in
+    small letters sign the mail: nothing is said about them."""
+    game, seat, first, _ = _two_answers(position)
+    report = check_mail(f"{first}\n{initials}", game, seat)
+    assert [a.meaning for a in report.accepted] == [first], report.render()
+    assert report.errors == [], report.render()
+
+
+@pytest.mark.parametrize("position", ONE_ANSWER)
+def test_words_to_another_player_are_a_remark(position: str) -> None:
+    """ "Bob, you owe me a beer lol." before the order: said to Bob, quoted as a remark,
+    not complained about; words to him that name an answer stay unread."""
+    game, seat, first, _ = _two_answers(position)
+    other = game.names[(seat + 1) % len(game.names)]
+    report = check_mail(f"{other}, you owe me a beer after that lol. {first}", game, seat)
+    assert [a.meaning for a in report.accepted] == [first], report.render()
+    assert [type(e) for e in report.errors] == [Remark], report.render()
+    assert f"words to {other}" in str(report.errors[0]), report.render()
+
+
+@pytest.mark.parametrize("position", ONE_ANSWER)
+def test_a_question_the_writer_answers_himself_is_a_remark(position: str) -> None:
+    """ "Only corn left? Fine, corn then.": the order after the question is done, and
+    the question is quoted as a remark, not asked back; asked again, or in a mail that
+    says its writer has not decided, it stays a question."""
+    game, seat, first, second = _two_answers(position)
+    for text in (f"hmm, {first} or {second}? fine, {second} then.", f"what now? well, {second}"):
+        report = check_mail(text, game, seat)
+        assert [a.meaning for a in report.accepted] == [second], report.render()
+        assert [type(e) for e in report.errors] == [Remark], report.render()
+    for text in (f"{first}? {second}?", f"{first}? not sure yet, will write again"):
+        report = check_mail(text, game, seat)
+        assert report.actions == [] and report.queued == [], report.render()
+        assert any(isinstance(e, Question) for e in report.errors), report.render()
+
+
 @pytest.mark.parametrize("position", ("role", "settle", "build", "trade", "craftsman"))
 @pytest.mark.parametrize(
-    "wait", ["Let me think and get back to you", "not sure yet", "TBC", "need to think it over"]
+    "wait",
+    [
+        *("Let me think and get back to you", "not sure yet", "TBC", "need to think it over"),
+        *("I genuinely can't pick", "haven't really decided", "not 100% sure", "cant decide"),
+    ],
 )
 def test_a_choice_written_undecided_is_asked_back(position: str, wait: str) -> None:
     """ "X or Y" is a preference list, but not from a player who says he has not decided

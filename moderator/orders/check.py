@@ -475,6 +475,8 @@ def check_mail(
                 why = _question(item, said, game, seat, hesitant, not ordered) or _explained(
                     item, own, game, seat
                 )
+                if isinstance(why, Question) and _self_answered(item, items, hesitant):
+                    why = Remark(own, item.line_no, answered=True)
                 report.errors.append(why.with_legal(report.legal))
                 unread.append((item.line_no, own))
             continue
@@ -1290,22 +1292,41 @@ def _heading(text: str) -> bool:
     return m is not None and all(w in known() for w in m.group(1).lower().split())
 
 
+def _self_answered(question: OrderError, items: list[Parsed | OrderError], hesitant: bool) -> bool:
+    """Whether the writer answers his own question with the order after it ("Only corn
+    left? Fine, corn then."; "Which ship? The 5, I guess."): an order follows it that is
+    no question itself, in a mail that does not say he has not decided."""
+    if hesitant:
+        return False
+    after = items[items.index(question) + 1 :]
+    return any(isinstance(i, Parsed) and "?" not in i.segment.text for i in after)
+
+
+# A capitalised name alone on its line; and one or two words alone, in any case.
 _NAME = re.compile(r"^\s*-*\s*([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)[\s.!,]*$")
+_ALONE = re.compile(r"^\s*[-~\u2013\u2014]*\s*([\w'-]+(?:\s+[\w'-]+)?)[\s.!,]*$")
 
 
 def _signature(text: str, err: OrderError, items: list[Parsed | OrderError], game: Game) -> bool:
-    """A line that is a name alone: a player's name, or, after the last order of the
-    mail, a name that is no order word nor close to one ("Anna", not "Captn")."""
-    m = _NAME.match(text)
+    """A line that is a name alone: a player's name in any case ("Anna", "anna"), or,
+    after the last order of the mail, a player's initials ("b", "-AB") or a capitalised
+    name that is no order word nor close to one ("Anna", not "Captn")."""
+    m = _ALONE.match(text)
     if m is None:
         return False
-    name = m.group(1).lower()
-    if name.split()[0] in {p.name.lower() for p in game.state.players}:
+    name = m.group(1)
+    players = [p.name.lower() for p in game.state.players]
+    if name.split()[0].lower() in players:
         return True
     after = items[items.index(err) + 1 :]
     if any(isinstance(i, Parsed) for i in after):
         return False
-    return not any(w in known() or close_words(w, cutoff=0.8) for w in name.split())
+    lower = name.lower()
+    if len(lower) <= 2 and lower.isalpha() and lower not in known():
+        return any(p.startswith(lower[0]) for p in players)
+    if not name[0].isupper():
+        return False
+    return not any(w in known() or close_words(w, cutoff=0.8) for w in lower.split())
 
 
 def _without_role(report: Report, line_no: int, role: RoleCmd) -> None:

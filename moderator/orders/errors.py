@@ -78,17 +78,27 @@ class OrderSyntaxError(OrderError):
 
 class Remark(OrderSyntaxError):
     """Words after an order on its line that can only be a remark on it ("Quarry please,
-    I'm going to be building a lot"): nothing in them is done. Still words not
+    I'm going to be building a lot"), or (``answered``) a question the writer answers
+    with the order after it: nothing in them is done. Still words not
     understood, so they stop what they may change (an order read whole or by what it
     names); ``checked``: but one that only says the board is full ("all my stuff is
     full"), which the rules check, and which stops nothing."""
 
-    def __init__(self, line: str = "", line_no: int | None = None, checked: bool = False) -> None:
-        super().__init__(
-            "a remark on your board, which the rules check: nothing in it is done"
-            if checked
-            else "a remark on the order before it: nothing in it is done"
-        )
+    def __init__(
+        self,
+        line: str = "",
+        line_no: int | None = None,
+        checked: bool = False,
+        answered: bool = False,
+    ) -> None:
+        if checked:
+            why = "a remark on your board, which the rules check: nothing in it is done"
+        elif answered:
+            # ("Only corn left? Fine, corn then.": the writer's own question, answered)
+            why = "a question you answer after it: nothing in it is done"
+        else:
+            why = "a remark on the order before it: nothing in it is done"
+        super().__init__(why)
         self.line = line
         self.line_no = line_no
         self.checked = checked

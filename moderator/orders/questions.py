@@ -15,7 +15,16 @@ from .commands import Command, GameCommand, RoleCmd, is_absence, is_service, tar
 from .errors import OrderError, Question
 from .format import format_action, legal_orders
 from .parser import Parsed, parse_mail
-from .reading import any_phrase, decided, has_verb, phrase, reminded, request, says_something
+from .reading import (
+    any_phrase,
+    decided,
+    has_verb,
+    phrase,
+    reminded,
+    request,
+    says_something,
+    wavering,
+)
 from .resolve import decision_of, or_list, resolve
 from .vocabulary import ENGLISH, Vocabulary, negation
 
@@ -127,8 +136,7 @@ def _game_command(command: Command) -> GameCommand:
 
 @cache
 def _undecided(vocab: Vocabulary) -> re.Pattern[str]:
-    words = "|".join(phrase(w) for w in vocab.undecided) or r"(?!)"
-    return re.compile(rf"\b(?:{words})\b", re.IGNORECASE)
+    return re.compile(rf"\b{wavering(vocab)}\b", re.IGNORECASE)
 
 
 def undecided(text: str, vocab: Vocabulary = ENGLISH) -> bool:
@@ -160,12 +168,15 @@ def question(
     that starts like a question ("should I", "which"), or ends with a question mark and
     names two orders or more ("Trader? Or captain?"); ``unread`` (the text is no order
     as written): any text with a question mark. None: no question (an order with a
-    question mark, "Captain?", is an order). ``hesitant``: the text's line says its
-    writer has not decided yet; two orders or more named are then a question too.
+    question mark, "Captain?", is an order). ``hesitant``: the mail says its writer has
+    not decided yet; an order with a question mark, and two orders or more named, are
+    then a question too.
     ``alone``: no order of the mail was read; an unread text that says its writer has
     not decided ("anything but mayor") is then asked back too."""
     text = reminded(text, vocab)  # ("..., can you remember that?" asks nothing)
-    led = _lead(vocab).match(text) is not None
+    # (in a mail that says its writer has not decided, an order with a question mark is
+    # a question: "Use the hacienda? Not sure yet, I'll get back to you.")
+    led = _lead(vocab).match(text) is not None or (hesitant and _ASKS.search(text) is not None)
     requested = request(text, vocab) is not None
     # Undecided, a choice is a question ("trader or mayor. Let me think"); a list
     # without "or" ("not sure about it: 1 on corn, 1 on sugar") stays an order.

@@ -205,11 +205,19 @@ def _may_condition(text: str, vocab: Vocabulary) -> bool:
 
 
 def _clauses(text: str, vocab: Vocabulary, own: frozenset[str]) -> list[tuple[int, str]]:
-    # A polite request ends its sentence at its question mark ("Could I build the wharf?
-    # I think I have enough."), unless the next answers or takes it back ("..? No.").
+    # A question ends its sentence at its question mark where an order follows ("Only
+    # corn left? Fine, corn then."), and a polite request always does ("Could I build the
+    # wharf? I think I have enough."), unless the next answers it or takes it back ("..?
+    # No.", "Trader? Or captain?"). Otherwise it is one question with what follows
+    # ("Corn? Sugar?", "Captain? Hmm.").
     for m in re.finditer(r"\?\s+(?=\w)", text):
         after = text[m.end() :]
-        if request(text[: m.start() + 1], vocab) is None or _answer_start(vocab).match(after):
+        asked = request(text[: m.start() + 1], vocab) is not None
+        if not asked and ("?" in after or not says_something(after, vocab)):
+            continue  # (asks again, or only talks on: "full? Never remember.")
+        # (nor when the next is for the case it cannot be done: "Is the quarry still
+        # there? If not, corn.")
+        if _answer_start(vocab).match(after) or legality_lead(after, text, vocab):
             continue
         rest = _clauses(after, vocab, own)
         return [*_clauses(text[: m.start() + 1], vocab, own), *((m.end() + a, p) for a, p in rest)]
@@ -487,12 +495,29 @@ def correction(text: str, vocab: Vocabulary = ENGLISH) -> int | None:
 
 
 @cache
+def wavering(vocab: Vocabulary = ENGLISH) -> str:
+    """The words of a writer who has not decided, as a pattern: a phrase of
+    ``undecided`` ("let me think"), or a word of ``unable`` before one of ``choosing``,
+    maybe with one of ``intensifiers`` between ("can't pick", "haven't really decided",
+    "not 100% sure"); the apostrophes of its words may be left out ("cant decide")."""
+
+    def alternatives(phrases: Iterable[str]) -> str:
+        said = sorted(phrases, key=len, reverse=True)
+        return "|".join(phrase(p).replace("'", "'?") for p in said) or r"(?!)"
+
+    waver = alternatives(vocab.undecided)
+    unable, choosing = alternatives(vocab.unable), alternatives(vocab.choosing)
+    more = alternatives(vocab.intensifiers)
+    return rf"(?:{waver}|(?:{unable})\s+(?:(?:{more})\s+)?(?:{choosing}))"
+
+
+@cache
 def _decided(vocab: Vocabulary) -> re.Pattern[str]:
     """A hesitation, then a contrast before the decision ("Not sure, but trader")."""
-    waver = "|".join(map(phrase, vocab.undecided)) or r"(?!)"
     but = "|".join(map(phrase, vocab.contrasts)) or r"(?!)"
     return re.compile(
-        rf"^.*\b(?:{waver})\b.*?\b(?:{but})\b[\s,;:!.\-\u2013\u2014]*(?=\w)", re.IGNORECASE
+        rf"^.*\b{wavering(vocab)}\b.*?\b(?:{but})\b[\s,;:!.\-\u2013\u2014]*(?=\w)",
+        re.IGNORECASE,
     )
 
 

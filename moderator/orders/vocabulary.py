@@ -102,6 +102,11 @@ class Vocabulary:
     # Words of a player who has not decided yet ("trader or mayor. Let me think"): a
     # choice between orders on their line is asked back, not read as a preference list.
     undecided: tuple[str, ...] = ()
+    # And a word of ``unable`` before a word of ``choosing``, maybe with one of
+    # ``intensifiers`` between ("can't pick", "haven't really decided", "not 100% sure").
+    unable: tuple[str, ...] = ()
+    choosing: tuple[str, ...] = ()
+    intensifiers: tuple[str, ...] = ()
     # Words that head a choice whose options "and" joins ("torn between X and Y").
     choices: tuple[str, ...] = ()
     # The writer's own words before an order (reading.lead_in): ``interjections`` start a
@@ -889,6 +894,18 @@ ENGLISH = Vocabulary(
         *("either", "maybe", "perhaps", "fine by me", "fine with me"),
         *("wherever", "as you see fit", "you know best", "however you like"),
     ),
+    unable=(
+        *("can't", "cannot", "can not", "couldn't", "could not", "haven't", "have not"),
+        *("hasn't", "not", "still not", "not yet"),
+    ),
+    choosing=(
+        *("decide", "decided", "pick", "picked", "choose", "chosen", "sure", "certain"),
+        *("make up my mind", "made up my mind", "make my mind up", "settle on", "settled on"),
+    ),
+    intensifiers=(
+        *("really", "quite", "totally", "fully", "entirely", "completely", "100%", "yet"),
+        *("genuinely", "honestly", "truly", "even", "exactly", "so", "too", "that"),
+    ),
     choices=("between", "vs", "versus"),
     interjections=(
         *("ok", "okay", "hmm", "hmmm", "hm", "well", "so", "right", "alright", "sure"),
@@ -1454,7 +1471,9 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
     )
     lines.append(
         f"A choice between orders (`or`, or {codes(vocab.choices)} with `and`) is asked back too "
-        f"in a mail that says you have not decided: {codes(vocab.undecided)}. A decision after "
+        f"in a mail that says you have not decided: {codes(vocab.undecided)}, or "
+        f"{codes(vocab.unable)} before {codes(vocab.choosing)}, maybe with "
+        f"{codes(vocab.intensifiers)} between (`can't really pick`). A decision after "
         f"that and {codes(vocab.contrasts)} is the order (`Not sure, but trader`). A choice "
         "left to the moderator is asked back naming the orders it leaves (`anything but the "
         "mayor`): he never chooses for you."
