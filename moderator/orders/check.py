@@ -465,6 +465,10 @@ def check_mail(
                 continue
             if id(item) in unreal_parts:
                 continue  # "I'd have taken corn but it's gone." then "Coffee then."
+            to = _said_to(own, game, seat, read_as)
+            if to is not None:
+                report.errors.append(Remark.said_to(to, own, item.line_no))
+                continue
             other = _about_other(own, game, seat) if mine else None
             if other is not None:
                 # "Bob keeps sugar, I keep corn": his, not the writer's; not read
@@ -476,7 +480,7 @@ def check_mail(
                     item, own, game, seat
                 )
                 if isinstance(why, Question) and _self_answered(item, items, hesitant):
-                    why = Remark(own, item.line_no, answered=True)
+                    why = Remark(own, item.line_no, why=Remark.ANSWERED)
                 report.errors.append(why.with_legal(report.legal))
                 unread.append((item.line_no, own))
             continue
@@ -1136,13 +1140,24 @@ def _about_other(text: str, game: Game, seat: int) -> str | None:
     if m is None or _proviso().search(text) or negation().search(text):
         return None  # ("Bob permitting", "Bob won't mind"): it may bear on the order
     said = m.group(1).lower().removesuffix("'s")
-    names = {
-        n.lower(): p.name
-        for i, p in enumerate(game.state.players)
-        if i != seat
-        for n in _names_of(p.name)
-    }
-    return names.get(said) if said not in known() else None
+    return _others(game, seat).get(said) if said not in known() else None
+
+
+def _others(game: Game, seat: int) -> dict[str, str]:
+    """The other players' names, and each word of them, in small letters: their names."""
+    players = enumerate(game.state.players)
+    return {n.lower(): p.name for i, p in players if i != seat for n in _names_of(p.name)}
+
+
+def _said_to(text: str, game: Game, seat: int, kind: DecisionKind | None) -> str | None:
+    """The other player ``text`` is said to, when it starts with his name and a comma
+    and names nothing that answers the writer's decision ("Bob, nice move with the
+    mayor." while building); None otherwise."""
+    m = re.match(r"^\W*([\w'-]+)\s*,", text)
+    if m is None or names_answer(text[m.end() :], kind):
+        return None
+    said = m.group(1).lower()
+    return _others(game, seat).get(said) if said not in known() else None
 
 
 @cache

@@ -77,31 +77,34 @@ class OrderSyntaxError(OrderError):
 
 
 class Remark(OrderSyntaxError):
-    """Words after an order on its line that can only be a remark on it ("Quarry please,
-    I'm going to be building a lot"), or (``answered``) a question the writer answers
-    with the order after it: nothing in them is done. Still words not
-    understood, so they stop what they may change (an order read whole or by what it
-    names); ``checked``: but one that only says the board is full ("all my stuff is
-    full"), which the rules check, and which stops nothing."""
+    """Words that can only be a remark: after an order on its line ("Quarry please, I'm
+    going to be building a lot"), a question the writer answers with the order after it
+    (``why`` ANSWERED), words to another player (``why`` said_to): nothing in them is
+    done. Still words not understood, so they stop what they may change (an order read
+    whole or by what it names); ``checked``: but one that only says the board is full
+    ("all my stuff is full"), which the rules check, and which stops nothing."""
+
+    ON_ORDER = "a remark on the order before it: nothing in it is done"
+    ON_BOARD = "a remark on your board, which the rules check: nothing in it is done"
+    # ("Only corn left? Fine, corn then.": the writer's own question, answered)
+    ANSWERED = "a question you answer after it: nothing in it is done"
 
     def __init__(
         self,
         line: str = "",
         line_no: int | None = None,
         checked: bool = False,
-        answered: bool = False,
+        why: str | None = None,
     ) -> None:
-        if checked:
-            why = "a remark on your board, which the rules check: nothing in it is done"
-        elif answered:
-            # ("Only corn left? Fine, corn then.": the writer's own question, answered)
-            why = "a question you answer after it: nothing in it is done"
-        else:
-            why = "a remark on the order before it: nothing in it is done"
-        super().__init__(why)
+        super().__init__(why or (self.ON_BOARD if checked else self.ON_ORDER))
         self.line = line
         self.line_no = line_no
         self.checked = checked
+
+    @classmethod
+    def said_to(cls, name: str, line: str, line_no: int | None) -> Remark:
+        """Words said to another player ("Bob, nice move with the mayor.")."""
+        return cls(line, line_no, why=f"words to {name}: nothing in them is done")
 
 
 def not_understood(errors: Iterable[OrderError]) -> list[OrderSyntaxError]:
