@@ -1258,7 +1258,9 @@ def test_a_remark_naming_nothing_the_order_answers_may_open_as_a_clause(position
 @pytest.mark.parametrize("position", ["settle", "build-other", "trade", "craftsman"])
 def test_a_pass_with_its_reason_passes(position: str) -> None:
     """ "I'll pass, can't afford anything good anyway", "pass - I don't need any more
-    land": a no in the reason after a pass agrees with it."""
+    land": a no in the reason after a pass agrees with it; a reason that names nothing
+    answering the decision is a remark, even one that starts with an order word of
+    another ("saving money")."""
     game = load_position(position)
     seat = game.deciding()[0]
     (meaning,) = [a.meaning for a in check_mail("pass", game, seat).accepted]
@@ -1266,6 +1268,8 @@ def test_a_pass_with_its_reason_passes(position: str) -> None:
         "I'll pass, can't afford anything good anyway.",
         "pass - I don't need any more right now",
         "I'll pass on this one, nothing worth it for me",
+        "nothing for me this time, saving money",
+        "pass, want to ship the lot",
     ):
         report = check_mail(text, game, seat)
         assert [a.meaning for a in report.accepted] == [meaning], report.render()

@@ -1568,7 +1568,9 @@ def remark(
     own = {w for w in vocab.first_person if " " not in w}
     free = loose or (kind is not None and not names_answer(text, kind, vocab))
     opens = free and (word in vocab.fillers or word in vocab.pronouns)
-    opens = opens or (passed and negation(vocab).match(text, first.start()) is not None)
+    # (after a pass, any words that name nothing answering it: "nothing for me, saving
+    # money"; and a no, which agrees with it)
+    opens = opens or (passed and (free or negation(vocab).match(text, first.start()) is not None))
     ordered = word in words(vocab) or text[: first.start()].strip(" ,-")
     if word not in own and not opens and ordered:
         return False  # "..., the big one": more of the order
