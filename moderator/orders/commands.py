@@ -189,11 +189,15 @@ class Share:
     placements leave ("everyone to the roaster and the university"), however many that
     is. ``as_written``: a count written before a list ("place 2 on corn, sugar") may
     also mean that many on the first place and one on each other; the board decides,
-    and asks when both can be done."""
+    and asks when both can be done. ``loose``: no count was said ("the new ones to the
+    roaster and the university", "University and coffee roaster"): as many as the board
+    takes there, which places fewer than the writer has only by mistake (the order is
+    then completed or asked back, as one that places too few)."""
 
     count: int | None
     targets: tuple[Target, ...]
     as_written: bool = False
+    loose: bool = False
 
 
 @dataclass(frozen=True, slots=True)

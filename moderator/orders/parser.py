@@ -189,7 +189,9 @@ class _Placed:
     ``everyone``: every colonist not placed otherwise, shared among it and the places
     after it ("everyone to the roaster and the university", "the rest on corn");
     ``after``: the count was written after the place ("corn 1, roaster 2"), and may be
-    0 there."""
+    0 there; ``many``: no count, and the colonists said in the plural ("put them on the
+    roaster", "the new ones to the roaster and the university"); ``bare``: no count nor
+    colonist said ("University and coffee roaster", or after a verb: "put it on ...")."""
 
     target: Target
     count: int | None = None
@@ -199,6 +201,8 @@ class _Placed:
     fill: bool = False
     everyone: bool = False
     after: bool = False
+    many: bool = False
+    bare: bool = False
 
 
 def _signed(signed: Token, target: Target) -> MayorCmd:
@@ -211,22 +215,19 @@ def _signed(signed: Token, target: Target) -> MayorCmd:
     return MayorCmd(placements=(Move(n, target),))
 
 
-def _placements(items: tuple[_Placed | MayorCmd, ...]) -> MayorCmd:
+def _placements(items: tuple[_Placed | MayorCmd, ...], verb: bool = True) -> MayorCmd:
     """A colonist list as a command. A place without a count belongs to the counted place
     before it: it takes one colonist, or the same count after "each", or a share of a
-    count written before the list ("both on corn and sugar")."""
+    count written before the list ("both on corn and sugar", "move two from the corn to
+    the mill and the roaster"). Places with no count, the colonists said in the plural
+    or (no ``verb``: "University and coffee roaster") not at all, take as many as the
+    board takes there (Share.loose); "put it on the mill" is one."""
     out = MayorCmd()
     groups: list[list[_Placed]] = []
     for item in items:
         if isinstance(item, MayorCmd):
             out = out.merged(item)
-        elif (
-            groups
-            and item.count is None
-            and item.source is None
-            and not item.everyone
-            and groups[-1][0].source is None
-        ):
+        elif groups and item.count is None and item.source is None and not item.everyone:
             groups[-1].append(item)
         else:
             groups.append([item])
@@ -237,7 +238,9 @@ def _placements(items: tuple[_Placed | MayorCmd, ...]) -> MayorCmd:
         if head.source is not None:
             removals.append(Move(n, head.source))
         targets = (head.target, *(p.target for p in rest))
-        if head.everyone and rest:
+        if head.source is None and (head.many or (head.bare and not verb)):
+            placements.append(Share(None, targets, loose=True))
+        elif head.everyone and rest:
             placements.append(Share(None, targets))
         elif head.everyone:
             placements.append(Move(None, head.target, rest=True))
@@ -589,9 +592,11 @@ class _ToCommand(Transformer[Token, Command]):
         return MayorCmd(removals=tuple(Move(None, t) for t in targets))
 
     def amount_on(
-        self, count: Token | None, _colonist: Token | None, _on: Token | None, target: Target
+        self, count: Token | None, colonist: Token | None, _on: Token | None, target: Target
     ) -> _Placed:
-        return _Placed(target, _count(count))
+        many = colonist is not None and str(colonist).lower() in ENGLISH.many_colonists
+        bare = count is None and colonist is None
+        return _Placed(target, _count(count), many=many and count is None, bare=bare)
 
     def counted_after(
         self, _colonist: Token | None, _on: Token | None, target: Target, count: Token
@@ -760,7 +765,7 @@ class _ToCommand(Transformer[Token, Command]):
         _san_juan: Token | None,
         *items: _Placed | MayorCmd,
     ) -> MayorCmd:
-        return (extra or MayorCmd()).merged(_placements(items))
+        return (extra or MayorCmd()).merged(_placements(items, verb=False))
 
     def move(self, _verb: Token, *items: _Placed | MayorCmd) -> MayorCmd:
         return _placements(items)

@@ -898,7 +898,9 @@ def resolve_mayor(cmd: MayorCmd, game: Game, seat: int, legal: Sequence[Action])
         note = ' (with the mayor\'s extra colonist, taken unless you write "no extra colonist")'
     reason = _stay_reason(p, layout, left, note)
     kept = cmd.stay or any(
-        m.count is None if isinstance(m, Share) else m.target.kind is TargetKind.SAN_JUAN or m.rest
+        m.count is None and not m.loose
+        if isinstance(m, Share)
+        else m.target.kind is TargetKind.SAN_JUAN or m.rest
         for m in cmd.placements
     )
     if kept or cmd == MayorCmd():

@@ -176,6 +176,9 @@ class Vocabulary:
     # circle that say it is to be manned ("my indigo plantation working", "the university
     # manned"): one colonist on it.
     manned: tuple[str, ...] = ()
+    # The mayor's colonists: words of COLONIST that say several ("them", "the new ones",
+    # "my guys"): with no count, as many as the places named take.
+    many_colonists: tuple[str, ...] = ()
     # Words before a plantation or a quarry that pick one of its kind by its place or
     # state ("my second sugar field", "my empty tobacco field"): a colonist on that kind,
     # which the board gives only where one of them has room.
@@ -337,6 +340,13 @@ def _s(*words: str) -> tuple[str, ...]:
         for word in words
         for w in (word, word + ("es" if word.endswith(("s", "sh", "ch", "x", "z")) else "s"))
     )
+
+
+# The words of COLONIST that say several colonists (Vocabulary.many_colonists).
+_EN_MANY_COLONISTS = (
+    *("colonists", "workers", "guys", "persons", "meeples", "labourers", "laborers"),
+    *("men", "people", "ones", "folks", "them", "they", "newcomers", "newbies"),
+)
 
 
 # A short verb whose last consonant doubles before -ing ("ship", "drop", "scrap").
@@ -970,6 +980,7 @@ ENGLISH = Vocabulary(
         *("fully manned", "fully staffed", "fully occupied", "all manned", "all occupied"),
         *("no empty circles", "no empty circle", "no vacancies", "no vacancy"),
     ),
+    many_colonists=_EN_MANY_COLONISTS,
     manned=(
         *("manned", "staffed", "occupied", "working", "running", "operating"),
         *("in use", "in action", "active"),
