@@ -263,9 +263,11 @@ def test_seed_002_removals_first_then_assignments() -> None:
 def test_seed_002_declining_the_extra_colonist_leaves_one_short() -> None:
     game = mayor_game()
     (command,) = parse_text("mayor: no extra colonist\n" + SEED_002)
-    with pytest.raises(IllegalOrder) as info:
+    # (what only the extra colonist allows, with the extra declined: asked which is meant)
+    with pytest.raises(AmbiguousOrder) as info:
         resolve(command, game, 0)
     assert "only 0 colonist(s) left to place" in info.value.reason
+    assert "with the extra colonist, which you decline" in info.value.reason
     (command,) = parse_text(
         "no extra colonist; move 1 from corn to coffee roaster; place 1 on coffee roaster"
     )

@@ -760,8 +760,10 @@ def _whole_colonist_order(report: Report, decision: Decision | None) -> None:
     """A colonist or keep order is read whole, from every line of the mail: when a line
     was not understood it may have been part of it, so none of it is applied (never a
     layout or a storage the player did not order)."""
-    unread = not_understood(report.errors)
-    if decision is None or decision.kind not in _WHOLE or not unread:
+    if decision is None or decision.kind not in _WHOLE:
+        return
+    unread = _changing(not_understood(report.errors), decision.kind)
+    if not unread:
         return
     for i, a in enumerate(report.accepted):
         if a.action is not None and isinstance(a.command, MayorCmd | KeepCmd):
@@ -804,8 +806,14 @@ def _changed_by(item: Accepted, unread: list[OrderSyntaxError], now: DecisionKin
     """Whether a part not understood may change ``item``: any but a remark that names
     nothing answering its decision (``now``, unless it is kept for another): "I'll pass,
     I don't need any more land"."""
-    kind = _kind_of(item) or now
-    return any(not isinstance(e, Remark) or names_answer(e.line, kind) for e in unread)
+    return bool(_changing(unread, _kind_of(item) or now))
+
+
+def _changing(unread: list[OrderSyntaxError], kind: DecisionKind | None) -> list[OrderSyntaxError]:
+    """The parts not understood that may change an order for the decision of ``kind``:
+    all but a remark that names nothing answering it ("I have enough discount for what
+    I want to build" after colonists placed)."""
+    return [e for e in unread if not isinstance(e, Remark) or names_answer(e.line, kind)]
 
 
 _VOCATIVE = re.compile(r"^\s*(?:(?:hey|hi|dear|@)\s*)?([\w'-]+)\s*[,:!]", re.IGNORECASE)

@@ -1000,36 +1000,27 @@ def says_full(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     return True
 
 
-@cache
-def _polite_end(vocab: Vocabulary) -> re.Pattern[str]:
-    """Politeness at the end of a clause ("I'll take the extra guy too, ...")."""
-    phrases = sorted(vocab.courtesies, key=len, reverse=True)
-    said = "|".join(r"\s+".join(map(re.escape, p.split())) for p in phrases)
-    return re.compile(rf"\b(?:{said})(?=\s*(?:[,;:.!]|$))", re.IGNORECASE)
-
-
 def _mayor_text(text: str, vocab: Vocabulary) -> str:
     """``text`` as the mayor's reading reads it, the same length: its clauses that only
-    say the board is full (says_full) and politeness at a clause's end ("too", "as
-    well": no time nor addition changes a layout) blanked out, the punctuation kept."""
-    text = re.sub(r"[^,;:.!]+", lambda m: " " * len(m[0]) if says_full(m[0], vocab) else m[0], text)
+    say the board is full (says_full) blanked out, the punctuation kept. (Politeness is
+    dropped before, by reading.normalise with its clauses kept.)"""
+    return re.sub(r"[^,;:.!]+", lambda m: " " * len(m[0]) if says_full(m[0], vocab) else m[0], text)
+
+
+def ends_phrase(before: str, said: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether the words ``said`` end a phrase of the table with the words ``before``
+    them ("as" and "it is": "stays as it is")."""
     lexicon = _lexicon(vocab)
-
-    def polite(m: re.Match[str]) -> str:
-        said = tuple(m[0].lower().split())
-        before = tuple(t.lower() for t in _TOKEN.findall(text[: m.start()]))
-        if any((*before[-n:], *said) in lexicon for n in range(1, _MAX_PHRASE)):
-            return m[0]  # (the end of a phrase of the table: "stays as it is")
-        return " " * len(m[0])
-
-    return _polite_end(vocab).sub(polite, text)
+    words = tuple(said.lower().split())
+    ahead = tuple(t.lower() for t in _TOKEN.findall(before))
+    return any((*ahead[-n:], *words) in lexicon for n in range(1, _MAX_PHRASE))
 
 
 def _mayor_words(words: Sequence[Word], vocab: Vocabulary) -> list[Word] | None:
     """The words of a colonist order without the clauses that keep the rest of the board
     as it is, and without the words that pick a plantation of a kind ("my second sugar
-    field": a colonist on sugar); None when such a word stands elsewhere ("empty the
-    quarry")."""
+    field": a colonist on sugar) or count a colonist ("the third one", "the third guy":
+    one); None when such a word stands elsewhere ("empty the quarry")."""
     parts: list[list[Word]] = [[]]
     for w in words:
         if w.cls in ("stop", "joint"):
@@ -1046,6 +1037,11 @@ def _mayor_words(words: Sequence[Word], vocab: Vocabulary) -> list[Word] | None:
         out += part
     kept: list[Word] = []
     for i, w in enumerate(out):
+        if w.cls == "mark" and [x.text for x in out[i + 1 : i + 2]] == ["one"]:
+            continue  # "the third one on the university": one colonist
+        if w.cls == "mark" and [x.cls for x in out[i + 1 : i + 2]] == ["colonist"]:
+            kept.append(Word("number", "one"))  # "the third guy to the sugar mill"
+            continue
         if w.cls == "mark":
             before = out[i - 1] if i else None
             after = out[i + 1 : i + 3]
@@ -1525,6 +1521,11 @@ _ANSWERS: dict[DecisionKind, frozenset[str]] = {
     DecisionKind.LOAD: frozenset(
         {"good", "ship", "size", "room", "number", "name", "mark", "all", "windrose"}
     ),
+    # (a place, a count, the colonists, the extra; not a verb alone: "I'm not selling")
+    DecisionKind.MAYOR: frozenset(
+        {"name", "good", "plantation", "quarry", "size", "number", "colonist", "extra"}
+        | {"all", "each", "any", "remove", "fill", "mark", "manned", "asis"}
+    ),
 }
 
 
@@ -1540,7 +1541,7 @@ def names_answer(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLI
     within its answer (for a sale: a good, a count, "the first"; for a building: a
     building, a good, the colonist, a size), by a word of the table, a clear slip of one
     ("bigest") or one cut short ("tob"). Always, for a decision without such a list
-    (the mayor's and the storage's name everything) or none."""
+    (the storage's names everything) or none."""
     chosen = _ANSWERS.get(kind) if kind is not None else None
     if chosen is None:
         return True
@@ -1621,6 +1622,7 @@ __all__ = [
     "Proposal",
     "Word",
     "by_mentions",
+    "ends_phrase",
     "mentions_of",
     "names_answer",
     "words_of",

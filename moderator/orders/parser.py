@@ -227,7 +227,13 @@ def _placements(items: tuple[_Placed | MayorCmd, ...], verb: bool = True) -> May
     for item in items:
         if isinstance(item, MayorCmd):
             out = out.merged(item)
-        elif groups and item.count is None and item.source is None and not item.everyone:
+        elif (
+            groups
+            and item.count is None
+            and item.source is None
+            and not item.everyone
+            and not groups[-1][0].after  # ("roaster 2, university": the 2 is the roaster's)
+        ):
             groups[-1].append(item)
         else:
             groups.append([item])
@@ -597,6 +603,16 @@ class _ToCommand(Transformer[Token, Command]):
         many = colonist is not None and str(colonist).lower() in ENGLISH.many_colonists
         bare = count is None and colonist is None
         return _Placed(target, _count(count), many=many and count is None, bare=bare)
+
+    def colonist_goes(
+        self, count: Token | None, colonist: Token, _goes: Token, on: Token, target: Target
+    ) -> _Placed:
+        # "the new colonist goes onto the corn field", "my guys move to the mill"
+        return self.amount_on(count, colonist, on, target)
+
+    def count_goes(self, count: Token, _goes: Token, on: Token, target: Target) -> _Placed:
+        # "the new one goes onto the corn field", "two go to the roaster"
+        return self.amount_on(count, None, on, target)
 
     def counted_after(
         self, _colonist: Token | None, _on: Token | None, target: Target, count: Token
@@ -1252,8 +1268,9 @@ def whole_colonists(
 ) -> list[tuple[Segment, Parsed | OrderError]]:
     """A mayor's mail whose lines are one colonist order read whole when some of them
     cannot be read alone ("Yes please to the extra colonist." / "It goes on my empty
-    sugar field." / "The other two both to the coffee roaster."): the sentences joined
-    and read by what they name (mentions._mayor), as one order. ``read`` as it was when
+    sugar field." / "The other two both to the coffee roaster."): the sentences joined,
+    made ready as every reading of a colonist order is (reading.normalise, clauses
+    kept), and read by what they name (mentions._mayor), as one order. ``read`` as it was when
     no line is left unread, a line is no colonist order, or the whole says nothing."""
     if not any(isinstance(item, OrderSyntaxError) for _, item in read):
         return read
@@ -1273,7 +1290,7 @@ def whole_colonists(
     joined = " ".join(
         s.text.strip() if s.text.strip()[-1:] in ".;:!," else f"{s.text.strip()}." for s in said
     )
-    found = by_mentions(joined, DecisionKind.MAYOR)
+    found = by_mentions(normalise(joined, clauses=True), DecisionKind.MAYOR)
     if found is None or len(found.texts) != 1:
         return read
     try:

@@ -13,7 +13,7 @@ from functools import cache
 from ..engine.actions import DecisionKind
 from ..engine.components import Good, Role
 from .commands import ROLE_DECISION
-from .mentions import by_mentions, names_answer, says_full
+from .mentions import by_mentions, ends_phrase, names_answer, says_full
 from .queue import role_kinds
 from .vocabulary import (
     ENGLISH,
@@ -60,6 +60,27 @@ def _blank(m: re.Match[str]) -> str:
     return " " * len(m.group(0))
 
 
+@cache
+def _courtesy_words(vocab: Vocabulary) -> re.Pattern[str]:
+    """A phrase of ``courtesies`` alone, without the punctuation around it."""
+    return any_phrase(sorted(vocab.courtesies, key=len, reverse=True))
+
+
+def _courtesies_dropped(text: str, vocab: Vocabulary, clauses: bool) -> str:
+    """``text`` with its politeness blanked out, the same length: with the comma or
+    "and" before a phrase and the punctuation after it; or (``clauses``) the phrase
+    alone, the punctuation that ends a clause kept ("I'll take the extra one too, he
+    can wait in San Juan"), and never the end of a phrase of the table ("stays as it
+    is")."""
+    if not clauses:
+        return _courtesy(vocab).sub(_blank, text)
+
+    def polite(m: re.Match[str]) -> str:
+        return m[0] if ends_phrase(text[: m.start()], m[0], vocab) else _blank(m)
+
+    return _courtesy_words(vocab).sub(polite, text)
+
+
 # A question mark after words asks nothing of the moderator ("what are my options?");
 # alone it asks for help.
 # "coffee roaster x2": a count written as a multiplication, the same length as "  2".
@@ -102,15 +123,17 @@ def _dropped(vocab: Vocabulary, m: re.Match[str]) -> str:
     return (" " * (len(m.group(0)) - len(m.group(0).lstrip())) + said).ljust(len(m.group(0)))
 
 
-def normalise(text: str, vocab: Vocabulary = ENGLISH) -> str:
+def normalise(text: str, vocab: Vocabulary = ENGLISH, clauses: bool = False) -> str:
     """``text`` as the grammar reads it, the same length (columns stay true): curly
     apostrophes straightened, politeness ("please", "I'd like to", ", thanks.")
     and a question mark after words blanked out, goods said not to be kept in ignored
-    words ("the corn can go") written with a word that says so ("dump the corn")."""
+    words ("the corn can go") written with a word that says so ("dump the corn").
+    ``clauses``: the punctuation between clauses is kept (the mayor's colonists, read
+    clause by clause: _courtesies_dropped)."""
     text = text.translate(_APOSTROPHES)
     for drop in _drops(vocab):
         text = drop.sub(lambda m: _dropped(vocab, m), text)
-    text = _courtesy(vocab).sub(_blank, text)
+    text = _courtesies_dropped(text, vocab, clauses)
     text = _phase_phrase(vocab).sub(_blank, text)
     text = _TIMES.sub(lambda m: " " + m.group(1), text)
     text = _TIMES_BEFORE.sub(lambda m: m.group(1) + " ", text)
@@ -1911,7 +1934,9 @@ def readings(
     if choice is not None:
         listed = _fallback_readings(choice, kind, vocab, own)
         return [replace(r, phase=phase | r.phase) for r in listed] if phase else listed
-    base = normalise(text, vocab)
+    # (the mayor's colonists are read clause by clause: their punctuation is kept)
+    clauses = kind is DecisionKind.MAYOR
+    base = normalise(text, vocab, clauses)
     # A decision after a hesitation ("Not sure, but trader"): the order is what follows
     # (read on, as "I was thinking captain but no, trader" takes back).
     cut = decided(text, vocab) or 0
@@ -1989,7 +2014,7 @@ def readings(
             out.append(Reading(a, 1))
     if approved_default(base, vocab):
         out.append(Reading(vocab.term("DEFAULT").words[0], 0))
-    if base.strip() != normalise(text, vocab).strip():
+    if base.strip() != normalise(text, vocab, clauses).strip():
         out.append(Reading(base.strip(), 0))
     if why is not None and why.why and not unreal(why.why, vocab):
         # A reason that reads as an order too ("captain, but I'll ship corn"): which of

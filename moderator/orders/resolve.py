@@ -121,6 +121,8 @@ def resolve(command: GameCommand, game: Game, seat: int) -> Action:
                 return PASS
             if decision.kind is DecisionKind.HACIENDA and UseHacienda(False) in legal:
                 return UseHacienda(False)  # "no" to the hacienda question
+            if decision.kind is DecisionKind.MAYOR:
+                return _mayor_pass(game, seat, legal)
             raise IllegalOrder(_no_pass_reason(decision.kind))
         case RoleCmd():
             return _role(command, s, legal)
@@ -839,11 +841,46 @@ def _board_action(
     raise IllegalOrder(f"as the board at the end: {why}")
 
 
+def _mayor_pass(game: Game, seat: int, legal: Sequence[Action]) -> Action:
+    """A pass ("nothing for me") where colonists are placed: no change, where the rules
+    allow it (a full board), the mayor's extra colonist taken as it is unless declined;
+    otherwise refused with the reason."""
+    p = game.state.players[seat]
+    extra = True in mayor.extras(game.state, seat)
+    layout, left = layout_after(MayorCmd(), p, p.san_juan + int(extra))
+    if PlaceColonists(layout, extra) in legal:
+        return PlaceColonists(layout, extra)
+    why = _stay_reason(p, layout, left, "") if left else "it is no layout you may have"
+    raise IllegalOrder(f"{_no_pass_reason(DecisionKind.MAYOR)}: {why}")
+
+
 def resolve_mayor(cmd: MayorCmd, game: Game, seat: int, legal: Sequence[Action]) -> Action:
     """A colonist order as the layout it makes. Several readings (a count before a list)
     count when they can be done as written; one such is the order, several are asked
     back. An order that places too few is completed only when one way fills the empty
-    circles and the order did not keep colonists in San Juan on purpose."""
+    circles and the order did not keep colonists in San Juan on purpose. An order that
+    declines the extra colonist and places one more than that leaves, which it could
+    place with it, is asked back ("No extra colonist. 2 on roaster, 1 on uni.")."""
+    try:
+        return _resolve_mayor(cmd, game, seat, legal)
+    except IllegalOrder as err:
+        if cmd.extra is not False or True not in mayor.extras(game.state, seat):
+            raise
+        try:
+            taken = _resolve_mayor(replace(cmd, extra=True), game, seat, legal)
+        except (IllegalOrder, AmbiguousOrder):
+            raise err from None
+        from .format import format_action  # (format reads decisions from this module)
+
+        meaning = format_action(taken, game, seat)
+        raise AmbiguousOrder(
+            f"{err.reason}; with the extra colonist, which you decline, it would be "
+            f"{meaning}: write which",
+            alternatives=(meaning,),
+        ) from None
+
+
+def _resolve_mayor(cmd: MayorCmd, game: Game, seat: int, legal: Sequence[Action]) -> Action:
     from .format import format_action  # (format reads decisions from this module)
 
     s = game.state

@@ -345,6 +345,7 @@ def _s(*words: str) -> tuple[str, ...]:
 # The words of COLONIST that say several colonists (Vocabulary.many_colonists).
 _EN_MANY_COLONISTS = (
     *("colonists", "workers", "guys", "persons", "meeples", "labourers", "laborers"),
+    "farmers",
     *("men", "people", "ones", "folks", "them", "they", "newcomers", "newbies"),
 )
 
@@ -491,7 +492,7 @@ ENGLISH = Vocabulary(
             "take a role or a tile",
         ),
         Term("SETTLE", (*_s("settle", "plant"), *_ing("settle")), "take a plantation"),
-        Term("PLANTATION", _s("plantation", "field", "tile"), "a plantation"),
+        Term("PLANTATION", _s("plantation", "field", "tile", "farm"), "a plantation"),
         Term("QUARRY", ("quarry", "quarries"), "a quarry"),
         Term("GOOD", tuple(_EN_GOODS), "a good"),
         Term("HACIENDA", _s("hacienda"), "the hacienda"),
@@ -556,6 +557,7 @@ ENGLISH = Vocabulary(
             "COLONIST",
             (
                 *_s("colonist", "worker", "guy", "person", "meeple", "labourer", "laborer"),
+                *_s("farmer"),
                 *("man", "men", "people", "ones", "folks", "him", "her", "them"),
                 *("he", "she", "they"),
                 *_s("newcomer", "newbie"),
