@@ -168,3 +168,23 @@ def test_nothing_is_no_change_where_the_board_is_full() -> None:
     assert _done("mayor-chris", DAVID, "nothing for me, all full.") == ["mayor: no change"]
     report = check_mail("nothing for me", load_position("mayor-chris"), CHRIS)
     assert not report.accepted and "hacienda" in report.render()
+
+
+@pytest.mark.parametrize(
+    ("said", "extra"),
+    [
+        ("no extra", False),
+        ("and skip the extra", False),
+        ("and yes to the extra one", True),
+        ("and I take the extra", True),
+    ],
+)
+def test_the_extra_answered_after_the_places(said: str, extra: bool) -> None:
+    cmd = colonist_order(f"2 roaster, 1 uni, {said}")
+    assert isinstance(cmd, MayorCmd) and cmd.extra is extra
+
+
+def test_mine_are_the_writer_s_colonists() -> None:
+    assert "mine" in V.many_colonists
+    text = "Mine go on the sugar plantation and the coffee roaster."
+    assert _done("mayor-chris", ANNA, text) == ["place 1 on sugar, 1 on coffee roaster"]

@@ -346,7 +346,7 @@ def _s(*words: str) -> tuple[str, ...]:
 _EN_MANY_COLONISTS = (
     *("colonists", "workers", "guys", "persons", "meeples", "labourers", "laborers"),
     "farmers",
-    *("men", "people", "ones", "folks", "them", "they", "newcomers", "newbies"),
+    *("men", "people", "ones", "folks", "them", "they", "newcomers", "newbies", "mine"),
 )
 
 
@@ -558,7 +558,7 @@ ENGLISH = Vocabulary(
             (
                 *_s("colonist", "worker", "guy", "person", "meeple", "labourer", "laborer"),
                 *_s("farmer"),
-                *("man", "men", "people", "ones", "folks", "him", "her", "them"),
+                *("man", "men", "people", "ones", "folks", "him", "her", "them", "mine"),
                 *("he", "she", "they"),
                 *_s("newcomer", "newbie"),
             ),
