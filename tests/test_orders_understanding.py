@@ -1130,15 +1130,18 @@ def test_what_follows_an_answer_as_another_choice_stops_it(position: str) -> Non
 
 
 @pytest.mark.parametrize(("position", "name"), STORERS)
-def test_just_the_goods_named_is_the_rest_not_kept(position: str, name: str) -> None:
-    """ "just the coffee" keeps the coffee and as little else as the space allows, as
-    "keep the coffee, dump the rest" does (it was the coffee and the default)."""
+def test_the_rest_not_kept_leaves_its_space_to_the_default(position: str, name: str) -> None:
+    """ "just the coffee" and "keep the coffee, dump the rest" keep the coffee; the space
+    it leaves, which the rules always use, is filled by the published default, as for
+    "keep the coffee": the rest named nothing to choose by (docs/orders.md)."""
     game, seat, _, have = _storer(position, name)
     for g in have:
         _reads_as(
             game,
             seat,
+            f"keep the {g.label}",
             f"keep the {g.label}, dump the rest",
+            f"keep the {g.label}, throw away the rest",
             f"just the {g.label}",
             f"keep just the {g.label} please",
         )

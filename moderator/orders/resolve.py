@@ -440,10 +440,12 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
         if item.where is Where.WAREHOUSE and cap == 0:
             raise IllegalOrder("you have no manned warehouse")
     # The goods not named: kept ("the rest in the warehouse", "everything") are named
-    # too, with no order among them; dropped ("dump the rest") are not to be kept.
+    # too, with no order among them. Dropped ("keep the coffee, dump the rest") they are
+    # not asked for, and the space the goods named leave, which the rules always use, is
+    # filled by the published default: the player chose nothing among them.
     others = [g for g in Good if p.goods[g] > 0 and g not in {i.good for i in items}]
     others = [g for g in others if g not in cmd.drop]
-    drop = set(cmd.drop) | (set(others) if cmd.rest is Rest.DROPPED else set())
+    drop = set(cmd.drop)
     rest = [KeepItem(g, None, cmd.rest_where) for g in others] if cmd.rest is Rest.KEPT else []
     items = (*items, *rest)
     in_house = [i.good for i in items if i.where is Where.WAREHOUSE]
