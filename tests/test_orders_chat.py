@@ -232,3 +232,36 @@ def test_via_using_and_lets() -> None:
     assert _applied("quarry via the construction hut", "settle-hut") == [TakeQuarry(False)]
     assert _applied("ok lets do craftsman", "role") == [PickRole(Role.CRAFTSMAN)]
     assert _applied("trading it is", "role") == [PickRole(Role.TRADER)]
+
+
+@pytest.mark.parametrize(
+    ("no", "tile"),
+    [
+        ("no to the extra plantation", "yes to tobacco"),
+        ("no extra tile thanks", "tobacco"),
+        ("no thanks", "just the tobacco"),
+        ("nope", "tobacco please"),
+    ],
+)
+def test_the_hacienda_declined_in_its_own_words_then_the_tile(no: str, tile: str) -> None:
+    """The hacienda's extra plantation said no to ("no extra tile", "no thanks"), then
+    the tile after a comma, even when it starts with a yes: the no answered the hacienda."""
+    assert _applied(f"{no}, {tile}", "hacienda") == [
+        UseHacienda(False),
+        TakePlantation(Good.TOBACCO, True),
+    ], no
+
+
+@pytest.mark.parametrize(
+    "text", ["nah, don't bother with the hacienda", "no, no hacienda", "No - skip the hacienda"]
+)
+def test_a_no_said_twice_is_one_no(text: str) -> None:
+    assert _applied(text, "hacienda") == [UseHacienda(False)], text
+
+
+def test_a_no_after_the_hacienda_named_alone_answers_it() -> None:
+    # (the hacienda named alone: the no after it answers it, not the tile)
+    assert _applied("hacienda: no, corn", "hacienda") == [
+        UseHacienda(False),
+        TakePlantation(Good.CORN, True),
+    ]

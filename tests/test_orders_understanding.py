@@ -1147,6 +1147,106 @@ def test_the_rest_not_kept_leaves_its_space_to_the_default(position: str, name: 
         )
 
 
+@pytest.mark.parametrize(("position", "name"), STORERS)
+def test_as_much_as_fits_keeps_the_most_barrels(position: str, name: str) -> None:
+    """ "keep as much as I can", "as many barrels as possible", "keep the most barrels": the way
+    that keeps the most barrels (the default's among as many); "as much tobacco as I can"
+    is the tobacco, kept as much as it fits, as "keep the tobacco" does."""
+    game, seat, stores, have = _storer(position, name)
+    p = game.state.players[seat]
+
+    def barrels(a: Store) -> int:
+        return sum(p.goods[g] for g in a.warehouse) + (a.windrose is not None)
+
+    most = max(barrels(a) for a in stores)
+    for text in (
+        "keep as much as I can",
+        "Keep as many barrels as possible please",
+        "keep the most barrels",
+        "as much as fits",
+    ):
+        (action,) = check_mail(text, game, seat).actions
+        assert isinstance(action, Store) and barrels(action) == most, text
+    for g in have:
+        _reads_as(
+            game,
+            seat,
+            f"keep the {g.label}",
+            f"keep as much {g.label} as I can",
+            f"I'd like to keep as many of the {g.label} as possible",
+        )
+
+
+@pytest.mark.parametrize(("position", "name"), STORERS)
+def test_the_default_asked_for_in_words(position: str, name: str) -> None:
+    """ "keep the valuable stuff", "whatever the default is": the published default."""
+    game, seat, _, _ = _storer(position, name)
+    _reads_as(
+        game,
+        seat,
+        "keep",
+        "keep the valuable stuff",
+        "Keep the good stuff",
+        "whatever the default is, fine by me",
+        "whatever the default is",
+    )
+
+
+@pytest.mark.parametrize(("position", "name"), STORERS)
+def test_storage_in_other_words(position: str, name: str) -> None:
+    """The place before "the rest" ("warehouse the rest"); the rest left to the default
+    ("..., whatever else fits", "the rest by default"); a good by its barrels' colour
+    ("the blue ones") or as "the X one"; a count kept and the other barrels of the good
+    not ("1 tobacco on the rose, the other tobacco goes back")."""
+    game, seat, _, have = _storer(position, name)
+    colour = {Good.CORN: "yellow", Good.INDIGO: "blue", Good.SUGAR: "white"}
+    for g in have:
+        rest = "".join(f", {x.label} in the warehouse" for x in have if x is not g)
+        _reads_as(
+            game,
+            seat,
+            f"1 {g.label} on the wind rose{rest}",
+            f"{g.label} on the rose, warehouse the rest",
+            f"1 {g.label} on the rose{rest}, the other {g.label} goes back",
+        )
+        texts = [f"keep the {g.label}, whatever else fits", f"keep the {g.label} one"]
+        texts += [f"keep the {g.label}. The rest by default."]
+        texts += [f"keep the {colour[g]} ones"] if g in colour else []
+        _reads_as(game, seat, f"keep the {g.label}", *texts)
+
+
+@pytest.mark.parametrize(("position", "name"), STORERS)
+def test_every_barrel_of_a_good_that_does_not_fit(position: str, name: str) -> None:
+    """ "keep the 3 corn", "all my corn" when every barrel cannot be kept: done when one
+    way only keeps some of it, else asked back (never another good kept instead)."""
+    game, seat, stores, have = _storer(position, name)
+    p = game.state.players[seat]
+    for g in have:
+        ways = [a for a in stores if g in a.warehouse or a.windrose is g]
+        every = [a for a in ways if g in a.warehouse or p.goods[g] == 1]
+        for text in (f"keep the {p.goods[g]} {g.label}", f"keep all my {g.label}"):
+            report = check_mail(text, game, seat)
+            if every:
+                assert len(report.actions) == 1 and report.actions[0] in every, text
+            elif len(ways) == 1:
+                assert report.actions == ways, (text, report.render())
+            else:
+                assert report.actions == [], (text, report.render())
+
+
+@pytest.mark.parametrize(("position", "name"), STORERS)
+def test_what_would_have_been_stops_no_storage(position: str, name: str) -> None:
+    """A sentence on what would have been is no order and no part of one: the storage
+    read whole is done."""
+    game, seat, _, have = _storer(position, name)
+    _reads_as(
+        game,
+        seat,
+        f"keep the {have[0].label}",
+        f"keep the {have[0].label}. Sigh, should have built a bigger warehouse.",
+    )
+
+
 def test_keep_all_of_the_goods_named_keeps_every_barrel_or_asks() -> None:
     """ "Keep all the indigo, sugar and coffee": every barrel of each, which David's
     large warehouse and wind rose cannot hold, so he is asked (never some of them kept

@@ -39,6 +39,7 @@ from .errors import (
     OrderSyntaxError,
     Question,
     Remark,
+    WouldHaveBeen,
     not_understood,
 )
 from .format import format_action, legal_orders
@@ -1288,11 +1289,8 @@ def _explained(err: OrderError, text: str, game: Game, seat: int) -> OrderError:
     if not isinstance(err, OrderSyntaxError):
         return err
     if unreal(text):
-        why: str | None = (
-            "this says what would have been, which is no order: write the one you give"
-        )
-    else:
-        why = elsewhere(text, game, seat)
+        return WouldHaveBeen().at(err.line, err.line_no)
+    why = elsewhere(text, game, seat)
     return err if why is None else OrderSyntaxError(why).at(err.line, err.line_no)
 
 

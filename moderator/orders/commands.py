@@ -133,16 +133,18 @@ class Dropped:
 class KeepCmd:
     """The goods kept at the end of the captain phase, in order of preference.
     Unplaced items fill the warehouses first, then the wind rose. ``rest``: what becomes
-    of the goods not named, kept (where ``rest_where`` says) or dropped; None: the space
-    left is filled by the published default. ``drop``: goods not to keep. Nothing said
-    at all: the published default. ``whole``: every barrel of each good named is kept
-    ("all the sugar and coffee"), or the player is asked."""
+    of the goods not named, kept (where ``rest_where`` says) or dropped; dropped or None,
+    the space left is filled by the published default. ``drop``: goods not to keep.
+    Nothing said at all: the published default. ``whole``: every barrel of each good
+    named is kept ("all the sugar and coffee"), or the player is asked. ``most``: the
+    most barrels ("keep as much as I can")."""
 
     items: tuple[KeepItem, ...]
     rest: Rest | None = None
     rest_where: Where | None = None
     drop: tuple[Good, ...] = ()
     whole: bool = False  # "keep all the sugar and coffee": every barrel of each good named
+    most: bool = False  # "keep the most": the most barrels, the published default among ties
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,13 +107,26 @@ class Remark(OrderSyntaxError):
         return cls(line, line_no, why=f"words to {name}: nothing in them is done")
 
 
+class WouldHaveBeen(OrderSyntaxError):
+    """Words that say what would have been and cannot ("Sigh, should have built that
+    warehouse", "I'd have kept the corn"): no order, and no part of one."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "this says what would have been, which is no order: write the one you give"
+        )
+
+
 def not_understood(errors: Iterable[OrderError]) -> list[OrderSyntaxError]:
     """The errors that are words not understood, which may change an order read whole or
-    by what it names: not a remark that only says the board is full."""
+    by what it names: not a remark that only says the board is full, nor what would have
+    been."""
     return [
         e
         for e in errors
-        if isinstance(e, OrderSyntaxError) and not (isinstance(e, Remark) and e.checked)
+        if isinstance(e, OrderSyntaxError)
+        and not (isinstance(e, Remark) and e.checked)
+        and not isinstance(e, WouldHaveBeen)
     ]
 
 
@@ -163,5 +176,6 @@ __all__ = [
     "OrderSyntaxError",
     "Question",
     "Remark",
+    "WouldHaveBeen",
     "not_understood",
 ]

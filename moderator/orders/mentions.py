@@ -396,14 +396,16 @@ def mentions_of(words: Sequence[Word], vocab: Vocabulary = ENGLISH) -> list[Ment
             w.cls == "draw" or (w.cls == "plantation" and {x.text for x in runs[-1][1]} <= hacienda)
         ):
             runs[-1] = ("draw", [*runs[-1][1], w])  # "the hacienda draw", "hacienda tile"
-        elif last == "draw" and w.cls == "plantation":
-            runs[-1] = ("draw", [*runs[-1][1], w])  # "the random tile", "face down plantation"
+        elif last in ("draw", "extra") and w.cls == "plantation":
+            # "the random tile", "face down plantation"; "the extra plantation" (the
+            # hacienda's: the extra of a tile taken, its colonist, is "extra colonist")
+            runs[-1] = ("draw", [*runs[-1][1], w])
         else:
             runs.append((w.cls, [w]))
     out: list[Mention] = []
     pending = False  # a negation waiting for its thing
     after_but = False
-    for cls, run in runs:
+    for at, (cls, run) in enumerate(runs):
         if cls == "but":
             after_but = True
         elif cls == "not":
@@ -411,7 +413,9 @@ def mentions_of(words: Sequence[Word], vocab: Vocabulary = ENGLISH) -> list[Ment
         elif cls == "joint" and pending:
             return None  # "no and then corn": a no to nothing named
         elif cls == "stop":
-            if pending:
+            if pending and not out and _says_no_next(runs[at + 1 :]):
+                pending = False  # "nah, don't bother with it": the no said again
+            elif pending:
                 if not out or out[-1].negated:
                     return None  # "No, ...": a no to what came before; "no X, no": to a no
                 out[-1] = _negated(out[-1])  # "hacienda: no", "quarry no,"
@@ -430,6 +434,13 @@ def mentions_of(words: Sequence[Word], vocab: Vocabulary = ENGLISH) -> list[Ment
             return None  # "no extra, or not": a no to a no
         out[-1] = _negated(out[-1])
     return out
+
+
+def _says_no_next(runs: Sequence[tuple[str, list[Word]]]) -> bool:
+    """Whether the first word after a stop that reads (no filler, stop or "on") is a
+    negation: a no before it says the same ("Nah, don't bother with the hacienda")."""
+    said = [cls for cls, _ in runs if cls not in ("filler", "stop", "on", "joint")]
+    return bool(said) and said[0] == "not"
 
 
 # -- the orders the things named make, per decision ---------------------------------

@@ -497,6 +497,9 @@ class _ToCommand(Transformer[Token, Command]):
     def on_windrose(self, *_: Token) -> Where:
         return Where.WINDROSE
 
+    def placed_rest(self, where: Where, _rest: Token) -> KeptRest:
+        return self.kept_rest(_rest, where)
+
     def kept_rest(self, _rest: Token, where: Where | None) -> KeptRest:
         return KeptRest(Rest.KEPT, where)
 
@@ -522,6 +525,9 @@ class _ToCommand(Transformer[Token, Command]):
 
     def keep_default(self, _verb: Token) -> KeepCmd:
         return KeepCmd(())
+
+    def keep_most(self, *_: Token | None) -> KeepCmd:
+        return KeepCmd((), most=True)
 
     def extra_order(
         self,
@@ -1242,7 +1248,7 @@ def read_mail(
         phase = heading.roles if heading is not None else frozenset()
         under = heading.kind if heading is not None and heading.kind is not None else kind
         item = _parse_segment(seg, under, own, phase)
-        split = _two_steps(seg, kind, own) if isinstance(item, OrderError) else None
+        split = _two_steps(seg, kind, own) if _may_split(item, kind) else None
         if isinstance(item, OrderError) and split is None:
             split = _remarked(seg, kind, own)
         # (a clause of its own after the order on its line: "I don't want anything extra,
@@ -1382,10 +1388,19 @@ def _two_steps(
         head = _parse_segment(first, kind, own)
         if not isinstance(head, Parsed) or len(head.alternatives) > 1:
             continue
+        if kind is DecisionKind.HACIENDA and head.command == PassCmd(None):
+            # "no thanks, just the coffee": the hacienda declined, then the tile
+            head = replace(head, command=HaciendaCmd(False), alternatives=())
         if not isinstance(head.command, RoleCmd | HaciendaCmd):
             continue
-        if isinstance(head.command, HaciendaCmd) and _answer_words().match(second.text):
-            continue  # "hacienda: no ...": the no answers the hacienda
+        if (
+            isinstance(head.command, HaciendaCmd)
+            and _answer_words().match(second.text)
+            and _names_only(first.text)
+        ):
+            # "hacienda: no ...": the no answers the hacienda (not after an answer of its
+            # own: "no to the extra plantation, yes to coffee")
+            continue
         then = _leads_to(head.command, kind)
         if then is None or then is kind:
             continue
@@ -1485,6 +1500,23 @@ def _answer_words(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     words = [w for t in ("YES", "NO", "DONT", "WITHOUT") for w in vocab.term(t).words]
     alternatives = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
     return re.compile(rf"^(?:{alternatives})\b", re.IGNORECASE)
+
+
+def _may_split(item: Parsed | OrderError, kind: DecisionKind | None) -> bool:
+    """Whether ``item`` may be read as two steps instead (_two_steps): not read, or,
+    while the hacienda is asked, read as an order for a later phase only ("no thanks,
+    just the coffee" is the hacienda declined and a tile, not a storage)."""
+    if isinstance(item, OrderError):
+        return True
+    later = target_kind(item.command)
+    return kind is DecisionKind.HACIENDA and later not in (None, kind, DecisionKind.SETTLE)
+
+
+def _names_only(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` only names the hacienda ("Hacienda:", "my hacienda -"): no
+    answer to it."""
+    said = {w.lower() for w in re.findall(r"[\w'-]+", text)}
+    return said <= {*vocab.term("HACIENDA").words, *vocab.fillers}
 
 
 _HEAD = re.compile(r"^([^:]{1,60}):\s*(?=\S)")

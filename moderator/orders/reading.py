@@ -81,6 +81,10 @@ def _courtesies_dropped(text: str, vocab: Vocabulary, clauses: bool) -> str:
     return _courtesy_words(vocab).sub(polite, text)
 
 
+def _blank_of(text: str) -> str:
+    return " " * len(text)
+
+
 # A question mark after words asks nothing of the moderator ("what are my options?");
 # alone it asks for help.
 # "coffee roaster x2": a count written as a multiplication, the same length as "  2".
@@ -123,6 +127,41 @@ def _dropped(vocab: Vocabulary, m: re.Match[str]) -> str:
     return (" " * (len(m.group(0)) - len(m.group(0).lstrip())) + said).ljust(len(m.group(0)))
 
 
+@cache
+def _as_much(vocab: Vocabulary) -> re.Pattern[str]:
+    """A quantity asked as the most that fits: "as much tobacco as I can", "as many of
+    the barrels as possible", "as much as fits" (vocabulary ``as_much``, ``as_fits``)."""
+    idle = rf"(?:(?:{'|'.join(phrase(f) for f in vocab.fillers)})\s+)*"
+    goods = "|".join(phrase(n) for n in sorted(vocab.goods, key=len, reverse=True))
+    ands = "|".join(phrase(w) for w in (*vocab.term("_AND").words, ","))
+    barrel = "|".join(phrase(w) for w in vocab.term("BARREL").words)
+    lead = "|".join(phrase(w) for w in vocab.as_much)
+    ends = "|".join(phrase(w) for w in sorted(vocab.as_fits, key=len, reverse=True))
+    what = rf"(?P<what>{idle}(?:{goods})(?:\s*(?:{ands})\s*{idle}(?:{goods}))*)"
+    return re.compile(
+        rf"\b(?:{lead})\s+(?:of\s+)?{idle}(?:{what}\s+)?(?P<barrel>(?:{barrel})\s+)?"
+        rf"(?:{ends})\b",
+        re.IGNORECASE,
+    )
+
+
+def _most(vocab: Vocabulary, m: re.Match[str]) -> str:
+    """The goods of ``m``, or the word of MOST when it names none, as long as ``m``."""
+    said = m.group("what") or vocab.term("MOST").words[0]
+    return said.strip().ljust(len(m.group(0)))
+
+
+@cache
+def _good_ones(vocab: Vocabulary) -> re.Pattern[str]:
+    """A good named as "the X one(s)" ("keep the blue ones", "the coffee one"): the
+    "one" names nothing more (not a count: "corn one, sugar two" places colonists)."""
+    goods = "|".join(phrase(n) for n in sorted(vocab.goods, key=len, reverse=True))
+    return re.compile(
+        rf"\b(?P<good>(?:the|my)\s+(?:{goods}))(?P<one>\s+ones?)\b(?!\s+(?:of\b|(?:{goods})\b))",
+        re.IGNORECASE,
+    )
+
+
 def normalise(text: str, vocab: Vocabulary = ENGLISH, clauses: bool = False) -> str:
     """``text`` as the grammar reads it, the same length (columns stay true): curly
     apostrophes straightened, politeness ("please", "I'd like to", ", thanks.")
@@ -133,6 +172,9 @@ def normalise(text: str, vocab: Vocabulary = ENGLISH, clauses: bool = False) -> 
     text = text.translate(_APOSTROPHES)
     for drop in _drops(vocab):
         text = drop.sub(lambda m: _dropped(vocab, m), text)
+    if vocab.as_much:
+        text = _as_much(vocab).sub(lambda m: _most(vocab, m), text)
+    text = _good_ones(vocab).sub(lambda m: m["good"] + _blank_of(m["one"]), text)
     text = _courtesies_dropped(text, vocab, clauses)
     text = _phase_phrase(vocab).sub(_blank, text)
     text = _TIMES.sub(lambda m: " " + m.group(1), text)
@@ -1045,6 +1087,8 @@ def _lead_words(
         elif found is None and _own(word, own):
             pass
         elif found is None:
+            if word in _draw_parts(vocab):
+                return None  # "flip one for me when my turn comes": the hacienda's draw
             fixes = slips_of(word, vocab)
             if any(f in _things(vocab) for f in fixes):
                 return None  # "Setler:" is the order's own word, misspelled
@@ -1078,6 +1122,13 @@ def _lead_words(
     if negated and roles:
         return None  # "if I'm not the captain": not when a phase comes
     return frozenset(roles)
+
+
+@cache
+def _draw_parts(vocab: Vocabulary) -> frozenset[str]:
+    """The words that draw the hacienda's tile ("flip", "draw", "random"): they answer a
+    decision, never the writer's own words before an order."""
+    return frozenset(p for w in vocab.draw_words for p in w.split())
 
 
 @cache
@@ -2012,7 +2063,7 @@ def readings(
         out.append(Reading(priced, 0))
         if (a := answer(priced)) is not None:
             out.append(Reading(a, 1))
-    if approved_default(base, vocab):
+    if approved_default(base, vocab) or approved_default(normalise(text, vocab), vocab):
         out.append(Reading(vocab.term("DEFAULT").words[0], 0))
     if base.strip() != normalise(text, vocab, clauses).strip():
         out.append(Reading(base.strip(), 0))
@@ -2119,8 +2170,12 @@ def _approved(vocab: Vocabulary) -> re.Pattern[str]:
     use = "|".join(phrase(w) for w in vocab.term("USE").words)
     said = "|".join(phrase(w) for w in vocab.term("DEFAULT").words)
     fine = "|".join(phrase(w) for w in sorted(vocab.approvals, key=len, reverse=True))
+    # ("whatever the default is, fine by me": the default, whatever it turns out to be)
+    which = "|".join(phrase(w) for w in vocab.whichevers)
     return re.compile(
-        rf"^\s*{idle}(?:(?:{use})\s+{idle})?(?:{said})\s+(?:{fine})[\s.!]*$", re.IGNORECASE
+        rf"^\s*{idle}(?:(?:(?:{use}|{which})\s+{idle})?(?:{said})(?:\s+is)?[\s,;:\-]+(?:{fine})"
+        rf"|(?:{which})\s+{idle}(?:{said})(?:\s+is|\s+says)?)[\s.!]*$",
+        re.IGNORECASE,
     )
 
 

@@ -406,10 +406,26 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
     s = game.state
     p = s.players[seat]
     stores = [a for a in legal if isinstance(a, Store)]
+
+    def kept(a: Store, g: Good) -> int:
+        return (p.goods[g] if g in a.warehouse else 0) + (1 if a.windrose is g else 0)
+
+    def by_default(a: Store) -> tuple[object, ...]:
+        # The published default: the highest-value kinds in the warehouses, then the best
+        # kind left on the wind rose.
+        return (sorted(a.warehouse, reverse=True), -1 if a.windrose is None else a.windrose)
+
+    if cmd.most:
+        # "keep as much as I can": the most barrels; among as many, the default's way.
+        return max(stores, key=lambda a: (sum(kept(a, g) for g in Good), by_default(a)))
     if not (cmd.items or cmd.rest or cmd.drop):
         default = default_store(s, seat)
         assert default is not None
         return default
+    # "1 tobacco on the wind rose, the other tobacco goes back": a good kept by a count
+    # and not kept is kept by the count, the other barrels not.
+    by_count = {i.good for i in cmd.items if i.count is not None and i.count < p.goods[i.good]}
+    cmd = replace(cmd, drop=tuple(g for g in cmd.drop if g not in by_count))
     both = [i.good for i in cmd.items if i.good in cmd.drop]
     if both:
         raise AmbiguousOrder(
@@ -452,9 +468,6 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
     on_rose = [i.good for i in items if i.where is Where.WINDROSE]
     plain = [i.good for i in items if i.where is None and i not in rest]
 
-    def kept(a: Store, g: Good) -> int:
-        return (p.goods[g] if g in a.warehouse else 0) + (1 if a.windrose is g else 0)
-
     # Every good named is kept, where and as many barrels as said: an order that cannot
     # be done as written is asked back (naming the ways to keep every good it names),
     # never replaced by one that keeps something else.
@@ -468,6 +481,11 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
     ]
     if not items:
         fits = list(stores)  # only goods not kept named ("dump the corn")
+    all_of = all(i.where is None and i.count in (None, p.goods[i.good]) for i in items)
+    if not fits and len(close) == 1 and all_of and not rest:
+        # "keep the 2 corn", "all my corn" with room for one: every barrel of the goods
+        # named cannot be kept, and one way only keeps some of each of them: that one.
+        return close[0]
     if not fits:
         room = f"{cap} kind{'s' if cap != 1 else ''} in warehouses and 1 barrel on the wind rose"
         counted = [i for i in items if i.good in said_counts]
@@ -507,7 +525,7 @@ def _keep(cmd: KeepCmd, game: Game, seat: int, legal: Sequence[Action]) -> Actio
         # Named goods in order: most barrels kept, warehouse before wind rose; then the
         # published default (highest-value kinds in the warehouses, then on the wind rose).
         named = tuple((kept(a, g), g in a.warehouse) for g in plain)
-        return (named, sorted(a.warehouse, reverse=True), a.windrose or -1)
+        return (named, *by_default(a))
 
     return max(fits, key=preference)
 

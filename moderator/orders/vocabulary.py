@@ -126,6 +126,12 @@ class Vocabulary:
     # Ignored words that make a keep order keep the goods it names and no more ("just the
     # coffee": the rest is not kept, as far as the space allows).
     onlies: tuple[str, ...] = ()
+    # A quantity asked as the most that fits ("as much tobacco as I can", "as many barrels
+    # as possible"): words before it (``as_much``) and after it (``as_fits``). With goods
+    # it is those goods, each kept as much as it fits, as a keep order always does; with
+    # none, a word of MOST: the most barrels.
+    as_much: tuple[str, ...] = ()
+    as_fits: tuple[str, ...] = ()
     # Words after goods that say they are not kept ("the corn can go"), and the words
     # around goods that do ("let the corn go"): read as a word of DROP before them (their
     # own words are ignored ones, which the grammar would read as keeping the goods).
@@ -378,6 +384,9 @@ def _plural(word: str) -> str:
 # -- English -------------------------------------------------------------------------
 
 _EN_GOODS = {w: g for g in Good for w in (g.label, g.label + "s")}
+# The goods by the colour of their barrels ("keep the blue ones"); brown is tobacco's
+# and, darker, coffee's: no good of its own.
+_EN_GOODS.update({"yellow": Good.CORN, "blue": Good.INDIGO, "white": Good.SUGAR})
 _EN_ROLES = {
     **{w: r for r in Role if r is not Role.PROSPECTOR2 for w in (r.label, r.label + "s")},
     "craftsmen": Role.CRAFTSMAN,
@@ -541,6 +550,11 @@ ENGLISH = Vocabulary(
             "goods not kept at the end of the captain phase",
         ),
         Term("EXCEPT", ("except", "but", "apart from"), "except (a good not kept)"),
+        Term(
+            "MOST",
+            ("most barrels", "most goods"),
+            "the most barrels kept (`keep the most barrels`, `keep as much as I can`)",
+        ),
         Term(
             "WINDROSE",
             ("wind rose", "windrose", "compass", "rose", "top"),
@@ -783,6 +797,11 @@ ENGLISH = Vocabulary(
         "ta",
         "very much",
         "cheers",
+        # The rest left to the default, which fills what an order does not say.
+        *("whatever else fits", "whatever fits", "whatever else there is room for"),
+        *("the rest as the rules say", "rest as the rules say", "the rest by default"),
+        *("rest by default", "default for the rest", "the default for the rest"),
+        *("the rest as default", "rest as default"),
         # Asides on the order's line ("the quarry too", "sell corn as well"; not the wind
         # rose, "on top").
         "on top of that",
@@ -905,6 +924,8 @@ ENGLISH = Vocabulary(
         *("let you know", "back and forth", "i'm torn", "make up my mind", "not decided yet"),
         *("either", "maybe", "perhaps", "fine by me", "fine with me"),
         *("wherever", "as you see fit", "you know best", "however you like"),
+        # (a choice said with a hesitation after it: "sell the corn or the sugar, hmm")
+        *("hmm", "hmmm", "hm"),
     ),
     unable=(
         *("can't", "cannot", "can not", "couldn't", "could not", "haven't", "have not"),
@@ -995,6 +1016,7 @@ ENGLISH = Vocabulary(
         *("most valuable", "worth most", "worth the most", "pays most", "pays the most"),
         *("priciest", "most expensive", "highest value", "highest-value", "best value"),
         *("most money", "the best one", "the best kind"),
+        *("valuable", "expensive", "pricey", "good stuff", "best stuff", "best ones"),
     ),
     unreal=(
         *("if i had", "if i'd", "if i were", "if i was", "if only", "had i", "were i"),
@@ -1036,6 +1058,7 @@ ENGLISH = Vocabulary(
     approvals=(
         *("is fine", "is ok", "is okay", "is good", "is best", "will do", "works"),
         *("suits me", "sounds good", "is fine by me", "is fine with me", "please"),
+        *("fine by me", "fine with me", "fine", "ok by me", "ok with me", "works for me"),
     ),
     conditionals=(
         *("if", "unless", "provided", "providing", "as long as", "so long as", "in case"),
@@ -1054,6 +1077,13 @@ ENGLISH = Vocabulary(
     ),
     wholes=("all",),
     onlies=("just", "only", "nothing else", "nothing more"),
+    as_much=("as much", "as many"),
+    as_fits=(
+        *("as possible", "as i can", "as i may", "as you can", "as fits", "as will fit"),
+        *("as can fit", "as can be kept", "as i can keep", "as you can keep", "as allowed"),
+        *("as the space allows", "as my space allows", "as there is room for"),
+        *("as there's room for", "as i have room for", "as i've room for"),
+    ),
     drops_after=(
         *("can go", "may go", "could go", "can be lost", "may be lost", "can be dumped"),
         *("is not needed", "are not needed", "goes away", "can go away", "goes"),
@@ -1565,9 +1595,17 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         f"Goods you keep {codes(vocab.keeps_for)} ship (`Tobacco, I'm keeping the sugar for "
         "shipping`), with an order for another decision, are its reason: no storage order."
     )
+    if vocab.as_much:
+        lines.append(
+            f"Goods kept {codes(vocab.as_much)} ... {codes(vocab.as_fits)} (`as much tobacco "
+            "as I can`) are kept as a keep order keeps them, each as much as fits; naming no "
+            "good (`keep as many barrels as possible`), the way that keeps the most barrels "
+            "is, the default's among as many."
+        )
     lines.append(
-        f"`default` followed by {codes(vocab.approvals)} (`the default is fine`) is the "
-        "published default, as `default` alone."
+        f"`default` followed by {codes(vocab.approvals)} (`the default is fine`), or after "
+        f"{codes(vocab.whichevers)} (`whatever the default is`), is the published default, "
+        "as `default` alone."
     )
     lines.append(
         "A clause whose subject is another player, after a comma, `and` or `but` or at the "
