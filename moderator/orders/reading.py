@@ -153,7 +153,7 @@ def _most(vocab: Vocabulary, m: re.Match[str]) -> str:
 
 @cache
 def _good_ones(vocab: Vocabulary) -> re.Pattern[str]:
-    """A good named as "the X one(s)" ("keep the blue ones", "the coffee one"): the
+    """A good named as "the X one(s)" ("keep the indigo ones", "the coffee one"): the
     "one" names nothing more (not a count: "corn one, sugar two" places colonists)."""
     goods = "|".join(phrase(n) for n in sorted(vocab.goods, key=len, reverse=True))
     return re.compile(
@@ -174,7 +174,6 @@ def normalise(text: str, vocab: Vocabulary = ENGLISH, clauses: bool = False) -> 
         text = drop.sub(lambda m: _dropped(vocab, m), text)
     if vocab.as_much:
         text = _as_much(vocab).sub(lambda m: _most(vocab, m), text)
-    text = _good_ones(vocab).sub(lambda m: m["good"] + _blank_of(m["one"]), text)
     text = _courtesies_dropped(text, vocab, clauses)
     text = _phase_phrase(vocab).sub(_blank, text)
     text = _TIMES.sub(lambda m: " " + m.group(1), text)
@@ -2090,6 +2089,13 @@ def readings(
                 out.append(Reading(a, 1))
     if (a := answer(base)) is not None:
         out.append(Reading(a, 1))
+    if kind is DecisionKind.STORE:
+        # (the goods kept as "the indigo ones", "the coffee one")
+        ones = _good_ones(vocab).sub(lambda m: m["good"] + _blank_of(m["one"]), base)
+        if ones != base:
+            out.append(Reading(ones.strip(), 0))
+            if (a := answer(ones)) is not None:
+                out.append(Reading(a, 1))
     # A heading of order words ("Colonists: 2 on coffee roaster") names the decision:
     # the one asked, or the one its words name ("Storage: sugar in the warehouse",
     # "Shipping - corn on the 5"), whose verb the order then gets, if it has none of

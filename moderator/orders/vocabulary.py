@@ -384,9 +384,6 @@ def _plural(word: str) -> str:
 # -- English -------------------------------------------------------------------------
 
 _EN_GOODS = {w: g for g in Good for w in (g.label, g.label + "s")}
-# The goods by the colour of their barrels ("keep the blue ones"); brown is tobacco's
-# and, darker, coffee's: no good of its own.
-_EN_GOODS.update({"yellow": Good.CORN, "blue": Good.INDIGO, "white": Good.SUGAR})
 _EN_ROLES = {
     **{w: r for r in Role if r is not Role.PROSPECTOR2 for w in (r.label, r.label + "s")},
     "craftsmen": Role.CRAFTSMAN,
