@@ -760,10 +760,13 @@ _WHOLE = (DecisionKind.MAYOR, DecisionKind.STORE)
 def _whole_colonist_order(report: Report, decision: Decision | None) -> None:
     """A colonist or keep order is read whole, from every line of the mail: when a line
     was not understood it may have been part of it, so none of it is applied (never a
-    layout or a storage the player did not order)."""
+    layout or a storage the player did not order). Not what would have been, which is no
+    part of it, unless the order stands for a thing it names ("... Keep it then.")."""
     if decision is None or decision.kind not in _WHOLE:
         return
-    unread = _changing(not_understood(report.errors), decision.kind)
+    refer = any(refers(a.text) for a in report.accepted)
+    said = [e for e in not_understood(report.errors) if refer or not isinstance(e, WouldHaveBeen)]
+    unread = _changing(said, decision.kind)
     if not unread:
         return
     for i, a in enumerate(report.accepted):

@@ -119,14 +119,11 @@ class WouldHaveBeen(OrderSyntaxError):
 
 def not_understood(errors: Iterable[OrderError]) -> list[OrderSyntaxError]:
     """The errors that are words not understood, which may change an order read whole or
-    by what it names: not a remark that only says the board is full, nor what would have
-    been."""
+    by what it names: not a remark that only says the board is full."""
     return [
         e
         for e in errors
-        if isinstance(e, OrderSyntaxError)
-        and not (isinstance(e, Remark) and e.checked)
-        and not isinstance(e, WouldHaveBeen)
+        if isinstance(e, OrderSyntaxError) and not (isinstance(e, Remark) and e.checked)
     ]
 
 
