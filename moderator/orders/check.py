@@ -480,7 +480,7 @@ def check_mail(
                 why = _question(item, said, game, seat, hesitant, not ordered) or _explained(
                     item, own, game, seat
                 )
-                if isinstance(why, Question) and _self_answered(item, items, hesitant):
+                if isinstance(why, Question) and _self_answered(item, items, said):
                     why = Remark(own, item.line_no, why=Remark.ANSWERED)
                 report.errors.append(why.with_legal(report.legal))
                 unread.append((item.line_no, own))
@@ -1316,13 +1316,16 @@ def _heading(text: str) -> bool:
     return m is not None and all(w in known() for w in m.group(1).lower().split())
 
 
-def _self_answered(question: OrderError, items: list[Parsed | OrderError], hesitant: bool) -> bool:
+def _self_answered(
+    question: OrderError, items: list[Parsed | OrderError], said: dict[int, str]
+) -> bool:
     """Whether the writer answers his own question with the order after it ("Only corn
-    left? Fine, corn then."; "Which ship? The 5, I guess."): an order follows it that is
-    no question itself, in a mail that does not say he has not decided."""
-    if hesitant:
-        return False
+    left? Fine, corn then."; "Hmm, which ship? The 5, I guess."): an order follows it
+    that is no question itself, and nothing after it says he has not decided."""
     after = items[items.index(question) + 1 :]
+    texts = [i.segment.text if isinstance(i, Parsed) else said.get(id(i), i.line) for i in after]
+    if undecided("\n".join(texts)):
+        return False
     return any(isinstance(i, Parsed) and "?" not in i.segment.text for i in after)
 
 
