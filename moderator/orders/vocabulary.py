@@ -1013,8 +1013,8 @@ ENGLISH = Vocabulary(
         *("most valuable", "worth most", "worth the most", "pays most", "pays the most"),
         *("priciest", "most expensive", "highest value", "highest-value", "best value"),
         *("most money", "the best one", "the best kind"),
-        *("valuable stuff", "valuable ones", "valuable goods", "pricey stuff"),
-        *("good stuff", "best stuff", "best ones"),
+        *("valuable stuff", "valuable ones", "pricey stuff"),
+        *("best stuff", "best ones"),
     ),
     unreal=(
         *("if i had", "if i'd", "if i were", "if i was", "if only", "had i", "were i"),
