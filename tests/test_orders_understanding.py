@@ -1186,7 +1186,7 @@ def test_the_default_asked_for_in_words(position: str, name: str) -> None:
         seat,
         "keep",
         "keep the valuable stuff",
-        "Keep the good stuff",
+        "Keep the pricey stuff",
         "whatever the default is, fine by me",
         "whatever the default is",
     )

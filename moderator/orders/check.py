@@ -764,8 +764,16 @@ def _whole_colonist_order(report: Report, decision: Decision | None) -> None:
     part of it, unless the order stands for a thing it names ("... Keep it then.")."""
     if decision is None or decision.kind not in _WHOLE:
         return
-    refer = any(refers(a.text) for a in report.accepted)
-    said = [e for e in not_understood(report.errors) if refer or not isinstance(e, WouldHaveBeen)]
+    # (the storage only: a layout is stopped by what would have been, as by any remark
+    # that names a place or a count)
+    passed_over = decision.kind is not DecisionKind.MAYOR and not any(
+        refers(a.text) for a in report.accepted
+    )
+    said = [
+        e
+        for e in not_understood(report.errors)
+        if not (passed_over and isinstance(e, WouldHaveBeen))
+    ]
     unread = _changing(said, decision.kind)
     if not unread:
         return
