@@ -1159,14 +1159,15 @@ def _about_other(text: str, game: Game, seat: int) -> str | None:
     m = re.match(r"^\W*(?:(?:and|but)\s+)?([\w'-]+)\s+(?=\w)", text, re.IGNORECASE)
     if m is None or _proviso().search(text) or negation().search(text):
         return None  # ("Bob permitting", "Bob won't mind"): it may bear on the order
-    said = m.group(1).lower().removesuffix("'s")
-    return _others(game, seat).get(said) if said not in known() else None
+    return _other_named(m.group(1).lower().removesuffix("'s"), game, seat)
 
 
-def _others(game: Game, seat: int) -> dict[str, str]:
-    """The other players' names, and each word of them, in small letters: their names."""
+def _other_named(word: str, game: Game, seat: int) -> str | None:
+    """The other player ``word`` (in small letters) names, his name or a word of it,
+    unless it is an order word."""
     players = enumerate(game.state.players)
-    return {n.lower(): p.name for i, p in players if i != seat for n in _names_of(p.name)}
+    names = {n.lower(): p.name for i, p in players if i != seat for n in _names_of(p.name)}
+    return names.get(word) if word not in known() else None
 
 
 def _said_to(text: str, game: Game, seat: int, kind: DecisionKind | None) -> str | None:
@@ -1176,8 +1177,7 @@ def _said_to(text: str, game: Game, seat: int, kind: DecisionKind | None) -> str
     m = re.match(r"^\W*([\w'-]+)\s*,", text)
     if m is None or names_answer(text[m.end() :], kind):
         return None
-    said = m.group(1).lower()
-    return _others(game, seat).get(said) if said not in known() else None
+    return _other_named(m.group(1).lower(), game, seat)
 
 
 @cache
