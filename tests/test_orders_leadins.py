@@ -586,3 +586,41 @@ def test_an_order_addressed_to_another_player_after_a_heading_or_below_his_name_
     # a blank line ends what his name heads
     report = check_mail("Chris:\nsell corn\n\nsell tobacco", load_position("trade"), 1)
     assert report.actions == [Sell(Good.TOBACCO)], report.render()
+
+
+@FAST
+@given(st.sampled_from(["nah", "nope", "no"]), st.sampled_from(["...", ".", ","]))
+def test_a_short_no_with_a_comma_after_it_takes_back_the_sale_before_it(no: str, end: str) -> None:
+    report = check_mail(f"I'd sell corn{end} {no}, coffee.", load_position("trade-market"), 0)
+    assert [a.meaning for a in report.accepted] == ["sell coffee"], report.render()
+    # (and, with nothing before it, it is only a no: "nah, nothing to sell")
+    report = check_mail(f"{no}, nothing to sell", load_position("trade-market"), 0)
+    assert [a.meaning for a in report.accepted] == ["sell nothing"], report.render()
+
+
+@FAST
+@given(st.sampled_from(["no actually", "no wait", "sorry", "actually"]))
+def test_a_taking_back_is_read_for_the_decision_of_the_order_it_takes_back(back: str) -> None:
+    """The hacienda leads to the plantation; a no after it taken back is for the
+    hacienda ("Hacienda... no actually, skip it"), not for the plantation."""
+    game = load_position("hacienda")
+    seat = next(d.seat for d in game.decisions() if not d.forced)
+    text = f"Hacienda... {back}, skip it, island's nearly full. Just sugar please."
+    report = check_mail(text, game, seat)
+    assert [a.meaning for a in report.accepted] == ["no hacienda", "settle sugar"], report.render()
+
+
+@FAST
+@given(
+    st.sampled_from(["hmm, hacienda...", "hacienda\u2026", "Hacienda..."]),
+    st.sampled_from(["what are the odds there's coffee left?", "is any coffee left? anyone?"]),
+)
+def test_an_order_that_trails_off_into_a_question_is_asked_back(order: str, asks: str) -> None:
+    game = load_position("hacienda")
+    seat = next(d.seat for d in game.decisions() if not d.forced)
+    report = check_mail(f"{order} {asks}", game, seat)
+    assert report.actions == [] and report.queued == [], report.render()
+    assert any('write "hacienda"' in e.reason for e in report.errors), report.render()
+    # answered after it, it is done
+    report = check_mail(f"{order} {asks} Whatever, hacienda.", game, seat)
+    assert [a.meaning for a in report.accepted] == ["hacienda"], report.render()

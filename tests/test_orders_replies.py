@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
 from orderscorpus import POSITIONS, load_position
@@ -256,12 +256,14 @@ def test_a_preference_list_written_as_an_order_is_no_question(position: str) -> 
     ),
     which=st.sampled_from(POSITION_NAMES),
 )
+@example(words=["hmm"], which="build")
 def test_a_line_not_understood_that_asks_is_answered_as_a_question(
     words: list[str], which: str
 ) -> None:
     """Whatever it names, a line with a question mark is read as an order, refused
     with the reason, or asked back as a question (naming what it names when it names
-    orders): never left "not understood"; and nothing of a question is done."""
+    orders), or, when it only hesitates ("hmm?"), answered as not decided: never left
+    "not understood"; and nothing of a question is done."""
     game = load_position(which)
     seat = next((d.seat for d in game.decisions() if not d.forced), 0)
     text = " ".join(words) + "?"
@@ -269,7 +271,8 @@ def test_a_line_not_understood_that_asks_is_answered_as_a_question(
     assert not any(isinstance(e, OrderSyntaxError) for e in report.errors), report.errors
     for err in report.errors:
         if isinstance(err, Question):
-            assert err.reason.startswith("a question") and "nothing was done" in err.reason
+            asked = err.reason.startswith(("a question", "not decided"))
+            assert asked and "nothing was done" in err.reason
             assert report.actions == [] and report.queued == []
 
 

@@ -69,6 +69,7 @@ from .reading import (
     actual,
     actual_only,
     any_phrase,
+    as_typed,
     condition,
     correction,
     decided,
@@ -79,6 +80,7 @@ from .reading import (
     legality_lead,
     names_nothing,
     phrase,
+    questions_back,
     reason_only,
     reasoned,
     refers,
@@ -400,6 +402,7 @@ def check_mail(
     the seat did this round in a kind of decision, if anything (from the game's log): an
     order for a decision of this round already taken is answered with it, not kept for
     the next round (a resent mail)."""
+    text = as_typed(text)
     report = Report(seat, password=password(text))
     report.legal = legal_orders(game, seat)
     decision = decision_of(game, seat)
@@ -485,14 +488,19 @@ def check_mail(
                 report.errors.append(why.with_legal(report.legal))
                 unread.append((item.line_no, own))
             continue
-        asked = _question(item, said, game, seat, hesitant) or _not_for_now(
-            item, game, seat, addressed
+        asked = (
+            _question(item, said, game, seat, hesitant)
+            or _mused(item, items, said, game, seat)
+            or _not_for_now(item, game, seat, addressed)
         )
         if asked is None and item.segment.line_no in reasons and refers(item.segment.text):
             asked = AmbiguousOrder(
                 "this may stand for what the reason before it names: write the order whole",
                 alternatives=(),
             ).at(item.segment.line, item.segment.line_no)
+        if isinstance(asked, Question) and _self_answered(item, items, said):
+            # ("hmm, settler or builder? ... ok settler then")
+            asked = Remark(item.segment.text, item.segment.line_no, why=Remark.ANSWERED)
         if asked is not None:
             report.errors.append(asked.with_legal(report.legal))
             continue
@@ -859,7 +867,12 @@ def _takes_back(seg: Segment) -> bool:
     taking-back ("No wait, make that indigo") or comes right after one on its line
     ("ignore that, prospector", "build harbor but no, build factory")."""
     before = re.split(r"[.;!?]", seg.line[: seg.column - 1])[-1]
-    return _starts_back(seg.text) or _only_back(before) or ends_back(before)
+    return (
+        _starts_back(seg.text)
+        or _only_back(before)
+        or ends_back(before)
+        or questions_back(seg.text)
+    )
 
 
 @cache
@@ -1206,7 +1219,13 @@ def _backs_unread(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     if not back or not text[back:].strip():
         return False
     said = re.findall(r"[a-z']+", text[:back].lower())
-    idle = {w for p in (*vocab.interjections, *vocab.apologies) for w in p.split()}
+    # (nor with a soft one, a no when nothing is understood after it: "nah, the
+    # face-down draw isn't for me")
+    idle = {
+        w
+        for p in (*vocab.interjections, *vocab.apologies, *vocab.soft_corrections)
+        for w in p.split()
+    }
     return any(w not in idle for w in said)
 
 
@@ -1292,6 +1311,37 @@ def _question(
     return None if asked is None else asked.at(item.line, item.line_no)
 
 
+# An order that trails off ("hacienda..."), the writer thinking aloud.
+_TRAILING = re.compile(r"(?:\.\.\.|\u2026)\s*$")
+
+
+def _mused(
+    item: Parsed, items: list[Parsed | OrderError], said: dict[int, str], game: Game, seat: int
+) -> OrderError | None:
+    """An order that trails off with a question after it on its line, and no order
+    after it in the mail ("hmm, hacienda... what are the odds there's coffee in the
+    pile still?"): the writer thinks aloud, and has not decided; asked back."""
+    seg = item.segment
+    if _TRAILING.search(seg.text) is None:
+        return None
+    after = items[items.index(item) + 1 :]
+    if any(isinstance(i, Parsed) for i in after):
+        return None
+    asks = [
+        i
+        for i in after
+        if not isinstance(i, Parsed) and i.line_no == seg.line_no and "?" in said.get(id(i), i.line)
+    ]
+    if not asks or is_service(item.command):
+        return None
+    try:
+        order = format_action(resolve(cast(GameCommand, item.command), game, seat), game, seat)
+    except OrderError:
+        return None
+    why = f'not decided: nothing was done; to order it, write "{order}"'
+    return Question(why, (order,)).at(seg.line, seg.line_no)
+
+
 def _explained(err: OrderError, text: str, game: Game, seat: int) -> OrderError:
     """A line that is no order for the decision asked, but names what another decision
     orders ("quarry" while building), told so in words (elsewhere.elsewhere) instead of
@@ -1325,7 +1375,7 @@ def _heading(text: str) -> bool:
 
 
 def _self_answered(
-    question: OrderError, items: list[Parsed | OrderError], said: dict[int, str]
+    question: Parsed | OrderError, items: list[Parsed | OrderError], said: dict[int, str]
 ) -> bool:
     """Whether the writer answers his own question with the order after it ("Only corn
     left? Fine, corn then."; "Hmm, which ship? The 5, I guess."): an order follows it

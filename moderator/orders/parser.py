@@ -67,8 +67,10 @@ from .reading import (
     MENTIONS_TIER,
     Heading,
     Reading,
+    as_typed,
     clauses,
     conditioned,
+    correction,
     detail_said,
     detail_tail,
     has_verb,
@@ -1231,16 +1233,21 @@ def read_mail(
     "then" ("Mayor: 2 on coffee roaster, 1 on university", "settler - sugar",
     "Hacienda, then the quarry") is two orders (_two_steps). ``own``, ``others``: the
     writer's names and the other players' (segments)."""
+    text = as_typed(text)
     out: list[tuple[Segment, Parsed | OrderError]] = []
     # A heading alone on its line ("Trader:", "Storage:") from a player who picks no role
     # now: the lines below it, up to a blank line or another heading, are orders of its
     # phase ("Trader:" then "tobacco"), not a role and a sale.
     heading: Heading | None = None
     last = 0
+    taken_back = kind  # the decision the last order read was for
     for seg in segments(text, own, others):
         if heading is not None and seg.line_no > last + 1:
             heading = None
         last = seg.line_no
+        if correction(seg.text):
+            # ("Hacienda... no actually, skip it": for what the order before it was for)
+            kind = taken_back
         head = heading_of(seg.text, own=own) if kind is not DecisionKind.ROLE else None
         if head is not None:
             heading = head
@@ -1265,7 +1272,7 @@ def read_mail(
         for part, parsed in split or [(seg, item)]:
             out.append((part, parsed))
             if isinstance(parsed, Parsed):
-                kind = _leads_to(parsed.command, kind)
+                taken_back, kind = kind, _leads_to(parsed.command, kind)
     return out
 
 
@@ -1464,6 +1471,13 @@ def _remarked(
     return None
 
 
+def _same_order(one: Command, other: Command, kind: DecisionKind | None) -> bool:
+    """Whether two readings order the same: a pass of the decision asked is the pass
+    ("nah, nothing" read as "nothing" and as "build nothing" while building)."""
+    passes = {PassCmd(None), PassCmd(kind)}
+    return one == other or (one in passes and other in passes)
+
+
 def _remarks(text: str, order: Command, kind: DecisionKind | None) -> bool:
     """Whether ``text``, after ``order`` on its line, can only be a remark on it
     (reading.remark, for the decision the order answers: its own, or ``kind``, the one
@@ -1645,7 +1659,7 @@ def _parse_segment(
                 continue  # "when the trader comes: ..." and no sale
             if reading.instead and not _same_decision(command, kind):
                 continue  # "no sale, I'd rather ship": no sale's correction
-            if all(a.command != command for a in found):
+            if all(not _same_order(a.command, command, kind) for a in found):
                 tier = 0 if literal is not None else reading.tier
                 found.append(Alternative(replace(reading, tier=tier), command))
     if any(a.reading.tier < MENTIONS_TIER for a in found):

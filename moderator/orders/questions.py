@@ -141,11 +141,14 @@ def _undecided(vocab: Vocabulary) -> re.Pattern[str]:
 
 def undecided(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     """Whether a line of ``text`` says its writer has not decided yet ("Let me think"),
-    and no decision follows ("Not sure, but trader" is decided)."""
-    return any(
-        _undecided(vocab).search(line) is not None and decided(line, vocab) is None
-        for line in text.splitlines()
-    )
+    and no decision follows ("Not sure, but trader" is decided) that he does not
+    doubt again ("Hmm, tobacco pays more but sugar clears space... let me think")."""
+
+    def wavers(line: str) -> bool:
+        at = decided(line, vocab)
+        return _undecided(vocab).search(line, at or 0) is not None
+
+    return any(wavers(line) for line in text.splitlines())
 
 
 def hesitation(text: str, vocab: Vocabulary = ENGLISH) -> bool:

@@ -29,6 +29,14 @@ from .vocabulary import (
 )
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+# The signs a phone's keyboard puts in for what was typed: an ellipsis for three dots.
+_TYPED = str.maketrans({"\u2026": "..."})
+
+
+def as_typed(text: str) -> str:
+    """``text`` with the signs a phone's keyboard puts in written as they were typed
+    ("hacienda\u2026" is "hacienda...")."""
+    return text.translate(_TYPED)
 
 
 def phrase(words: str) -> str:
@@ -209,7 +217,10 @@ def _clause_break(vocab: Vocabulary) -> re.Pattern[str]:
         + [rf"{phrase(m)}\b{later}" for m in vocab.contrasts]
         # nor before an alternative: "Corn on the 5. Or the coffee." is one choice
         + [rf"{phrase(m)}\b" for m in vocab.term("_OR").words]
-        + [rf"{phrase(m)}\s*[,!:\-\u2013\u2014]" for m in vocab.short_corrections]
+        + [
+            rf"{phrase(m)}\s*[,!:\-\u2013\u2014]"
+            for m in (*vocab.short_corrections, *vocab.soft_corrections)
+        ]
     )
     leads = "|".join(phrase(lead) for lead in vocab.clause_leads) or r"(?!)"
     return re.compile(
@@ -533,7 +544,7 @@ def _correction_start(vocab: Vocabulary) -> re.Pattern[str]:
     """Words that take back the order before them, at the start of a text ("No wait,
     make that indigo", "Hmm, no - harbor", "EDIT: sell coffee"), after any interjection."""
     long_ = "|".join(map(phrase, vocab.corrections))
-    short = "|".join(map(phrase, vocab.short_corrections))
+    short = "|".join(map(phrase, (*vocab.short_corrections, *vocab.soft_corrections)))
     # "no" and "wait" take back only with punctuation or another taking-back after them
     # ("no - harbor", "no wait, indigo"), never "no hospice".
     punct = r"[,!.:\-\u2013\u2014]"
@@ -552,10 +563,27 @@ def correction(text: str, vocab: Vocabulary = ENGLISH) -> int | None:
     """Where the order after a taking-back at the start of ``text`` begins ("no wait,
     make that indigo": at "indigo"); None when ``text`` does not start with one. A
     trailing "instead" also takes back ("EDIT: sell coffee instead")."""
-    m = _correction_start(vocab).match(text.translate(_APOSTROPHES))
-    if m is not None:
-        return m.end()
-    return 0 if _INSTEAD.search(text) else None
+    readable = text.translate(_APOSTROPHES)
+    m = _correction_start(vocab).match(readable)
+    if m is None:
+        return 0 if _INSTEAD.search(text) else None
+    if not readable[m.end() :].strip():
+        # A yes or a no after a taking-back is its answer ("no actually, no."; not "wait no.")
+        last = re.search(r"(\w+)\W*$", readable[: m.end()])
+        answers = {*vocab.term("YES").words, *vocab.term("NO").words}
+        before = readable[: last.start()] if last is not None else ""
+        if (
+            last is not None
+            and last.group(1).lower() in answers
+            and _long_correction(vocab).search(before)
+        ):
+            return last.start()
+    return m.end()
+
+
+@cache
+def _long_correction(vocab: Vocabulary) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{'|'.join(map(phrase, vocab.corrections))})\b", re.IGNORECASE)
 
 
 @cache
@@ -855,16 +883,25 @@ def _correction(vocab: Vocabulary) -> re.Pattern[str]:
     # never "build small market, no university".
     marker = (
         rf"(?:(?:{alternatives(vocab.corrections)})\b[\s,!:\-\u2013\u2014]*"
-        rf"|(?:{alternatives(vocab.short_corrections)})\s*[,!:\-\u2013\u2014]+\s*)"
+        rf"|(?:{alternatives((*vocab.short_corrections, *vocab.soft_corrections))})"
+        r"\s*[,!:\-\u2013\u2014]+\s*)"
     )
     # The last correction counts; markers may follow one another ("sorry, I mean"), and
     # come after punctuation or a contrast ("captain but no, trader").
     but = "|".join(map(phrase, vocab.contrasts)) or r"(?!)"
     me = "|".join(map(phrase, vocab.first_person))  # ("captain, I'd rather trader")
     return re.compile(
-        rf"\w.*(?:[?!.,;:\-\u2013\u2014]|\b(?:{but})\b)\s*(?:(?:{me})\s+)?{marker}+",
+        rf"(?P<head>\w.*(?:[?!.,;:\-\u2013\u2014]|\b(?:{but})\b))\s*(?:(?:{me})\s+)?{marker}+",
         re.IGNORECASE,
     )
+
+
+def questions_back(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` asks, then takes back what it asked for the order after it
+    ("wharf it? no - corn on the wharf"): the order is the writer's answer, and takes
+    back his orders before it as well (he was still deciding)."""
+    m = _correction(vocab).search(text.translate(_APOSTROPHES))
+    return m is not None and m.group("head").endswith("?") and bool(text[m.end() :].strip())
 
 
 def ends_back(text: str, vocab: Vocabulary = ENGLISH) -> bool:
@@ -1746,7 +1783,11 @@ def said_pass(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     found = [m.group(0).lower() for m in _WORD.finditer(text)]
     # (after the writer's own words, which the grammar ignores: "I'll pass on this one")
     found = found[next((i for i, w in enumerate(found) if w not in vocab.fillers), 0) :]
-    if not found or found[0] not in leading or "?" in text or correction(text, vocab):
+    back = correction(text, vocab)
+    if back:
+        # (what a taking-back leads to: "nah, nothing on that", not "no wait, the corn")
+        return said_pass(text[back:], vocab)
+    if not found or found[0] not in leading or "?" in text or back is not None:
         return False
     if not set(found) & (set(vocab.term("PASS").words) | passed_on):
         return False  # "no, the one next to it": a no to what came before

@@ -39,7 +39,9 @@ class Vocabulary:
     make a bare answer an order for the decision asked ("sugar" in the settler phase
     reads "take sugar"). ``plain`` are common words that are never corrected as a slip.
     ``corrections`` take back what came before them ("captain, sorry, trader"), and so
-    do ``short_corrections`` with punctuation after them ("captain? no - trader").
+    do ``short_corrections`` with punctuation after them ("captain? no - trader"), and
+    ``soft_corrections`` so ("sell corn... nah, coffee"), but a line they start that is
+    not understood is a no, not a taking-back ("nah, the face-down draw isn't for me").
     ``months`` (1-12), ``weekdays`` (0 = Monday) and ``periods`` (in days) are the
     words of absences ("away until 3 Dec", "away for two weeks").
     ``questions`` start a question ("should I", "which"): it is asked back naming the
@@ -81,6 +83,7 @@ class Vocabulary:
     periods: Mapping[str, int]
     corrections: tuple[str, ...] = ()
     short_corrections: tuple[str, ...] = ()
+    soft_corrections: tuple[str, ...] = ()
     role_verbs: Mapping[str, Role] = field(default_factory=dict)
     mention_fillers: tuple[str, ...] = ()
     exclusions: tuple[str, ...] = ()
@@ -856,6 +859,7 @@ ENGLISH = Vocabulary(
         *("changed my mind", "change my mind", "on reflection", "thinking about it more"),
     ),
     short_corrections=("no", "wait"),
+    soft_corrections=("nah", "nope"),
     role_verbs={
         **dict.fromkeys((*_s("settle"), *_ing("settle")), Role.SETTLER),
         **dict.fromkeys((*_s("build"), *_ing("build")), Role.BUILDER),
@@ -1498,9 +1502,11 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         "(`settler: sugar`, `the builder for the factory`)."
     )
     lines.append(
-        f"After punctuation, {codes(vocab.corrections)}, and {codes(vocab.short_corrections)} "
-        "followed by punctuation, take back what came before (`captain? no - trader` is "
-        "`trader`)."
+        f"After punctuation, {codes(vocab.corrections)}, and "
+        f"{codes((*vocab.short_corrections, *vocab.soft_corrections))} followed by "
+        "punctuation, take back what came before (`captain? no - trader` is `trader`); "
+        f"{codes(vocab.soft_corrections)} only when an order follows them (`sell corn... "
+        "nah, coffee`)."
     )
     lines.append(
         f"A question is asked back, naming the orders it asks between, and nothing of it "
