@@ -624,3 +624,38 @@ def test_an_order_that_trails_off_into_a_question_is_asked_back(order: str, asks
     # answered after it, it is done
     report = check_mail(f"{order} {asks} Whatever, hacienda.", game, seat)
     assert [a.meaning for a in report.accepted] == ["hacienda"], report.render()
+
+
+def test_a_choice_asked_and_answered_in_the_mail_is_a_remark_not_asked_back() -> None:
+    text = "hmm, settler or builder? nothing worth building yet... ok settler then"
+    report = check_mail(text, load_position("role"), 0)
+    assert [a.meaning for a in report.accepted] == ["role settler"], report.render()
+    assert "asked back" not in report.render() and "a question you answer" in report.render()
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"), [("no actually, no.", "no hacienda"), ("sorry, yes", "hacienda")]
+)
+def test_a_yes_or_a_no_after_a_taking_back_is_its_answer(text: str, meant: str) -> None:
+    game = load_position("hacienda")
+    seat = game.deciding()[0]
+    report = check_mail(f"hacienda yes... {text} Just the quarry.", game, seat)
+    done = [a.meaning for a in report.accepted]
+    assert done[:1] == [meant] and done[-1] == "take quarry", report.render()
+    # ("wait no." alone only takes back)
+    report = check_mail("hacienda. wait no.", game, seat)
+    assert report.actions == [] and report.queued == [], report.render()
+
+
+def test_a_decision_doubted_again_is_no_decision() -> None:
+    text = "Hmm, sugar or tobacco. Tobacco pays more but sugar clears space... let me think."
+    report = check_mail(text, load_position("trade"), 1)
+    assert report.actions == [] and report.queued == [], report.render()
+    report = check_mail("not sure, but sugar", load_position("trade"), 1)
+    assert [a.meaning for a in report.accepted] == ["sell sugar"], report.render()
+
+
+def test_a_question_taken_back_in_the_order_s_piece_takes_back_the_orders_before() -> None:
+    text = "Tobacco... only one barrel, pointless on a ship. wharf it? no - corn on the wharf."
+    report = check_mail(text, load_position("load-wharf"), 3)
+    assert [a.meaning for a in report.accepted] == ["wharf corn"], report.render()
