@@ -265,3 +265,67 @@ def test_a_no_after_the_hacienda_named_alone_answers_it() -> None:
         UseHacienda(False),
         TakePlantation(Good.CORN, True),
     ]
+
+
+def _meant(text: str, position: str, seat: int | None = None) -> list[str]:
+    game = load_position(position)
+    if seat is None:
+        seat = next(s for s in range(len(game.state.players)) if decision_of(game, s) is not None)
+    return [a.meaning for a in check_mail(text, game, seat).accepted]
+
+
+def test_a_time_in_the_reason_given_is_not_the_order_s() -> None:
+    text = "I'll take the quarry, seeing as I want the harbor next turn."
+    assert _meant(text, "settle") == ["take quarry"]
+    assert _meant("take the quarry next turn", "settle") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("nothing, I'm hoarding for the coffee roaster", ["build nothing"]),
+        ("nothing, I'm building the coffee roaster", []),  # two answers: asked back
+    ],
+)
+def test_after_a_pass_a_statement_read_only_by_what_it_names_is_its_reason(
+    text: str, meant: list[str]
+) -> None:
+    assert _meant(text, "build-other") == meant
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("no hacienda. Corn again - boring, but it feeds the boats.", ["settle corn"]),
+        ("no hacienda. corn, but that's fine", ["settle corn"]),
+        ("no hacienda. corn, but it's coffee I want", []),
+        ("no hacienda. corn. But only if it's free.", []),
+    ],
+)
+def test_a_contrast_that_starts_a_statement_about_something_else_is_a_remark(
+    text: str, meant: list[str]
+) -> None:
+    assert _meant(text, "hacienda")[1:] == meant
+
+
+def test_a_correction_of_a_part_of_the_order_mends_that_part() -> None:
+    assert _meant("Load coffee onto the 7, no, the 5.", "load", 0) == ["ship coffee on 5"]
+
+
+def test_an_answer_chosen_then_after_one_that_cannot_be_done_is_done() -> None:
+    text = "captain... oh, David's got it. Trader then, I'll sell my one lonely coffee."
+    assert _meant(text, "role-late") == ["role trader", "sell coffee"]
+    assert _meant("captain. trader", "role-late") == []  # (no "then": which one?)
+
+
+def test_words_about_another_player_are_a_remark_that_changes_no_order_of_the_writer() -> None:
+    game = load_position("load")
+    report = check_mail("Corn on the small one, Chris can fill the rest with his.", game, 0)
+    assert [a.meaning for a in report.accepted] == ["ship corn on 5"], report.render()
+    assert "Taken as remarks" in report.render() and "about Chris" in report.render()
+
+
+def test_while_i_m_at_it_and_a_lonely_good_are_passed_over() -> None:
+    text = "I was going to go builder, nah, trader. And sell the coffee while I'm at it."
+    assert _meant(text, "role") == ["role trader", "sell coffee"]
+    assert _meant("I'll sell my single indigo", "trade") == ["sell indigo"]

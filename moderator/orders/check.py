@@ -71,6 +71,7 @@ from .reading import (
     any_phrase,
     as_typed,
     condition,
+    contrast_statement,
     correction,
     decided,
     ends_actual,
@@ -476,8 +477,7 @@ def check_mail(
             other = _about_other(own, game, seat) if mine else None
             if other is not None:
                 # "Bob keeps sugar, I keep corn": his, not the writer's; not read
-                his = IllegalOrder(f"this is about {other}: nothing of it is done for you")
-                report.errors.append(his.at(item.line, item.line_no).with_legal(report.legal))
+                report.errors.append(Remark.said_about(other, own, item.line_no))
                 continue
             if not (ignored or _signature(own, item, items, game)):
                 why = _question(item, said, game, seat, hesitant, not ordered) or _explained(
@@ -680,8 +680,21 @@ def check_mail(
 
 def _falls_back(seg: Segment, mail: str) -> bool:
     """Whether ``seg``, a second answer to the decision asked, is for when the first
-    cannot be done ("If it's gone, mayor.", "Otherwise, the factory.")."""
-    return legality_lead(seg.text, mail) or fallback_word(seg.line[: seg.column - 1])
+    cannot be done ("If it's gone, mayor.", "Otherwise, the factory.", "captain... oh,
+    David's got it. Trader then")."""
+    return (
+        legality_lead(seg.text, mail)
+        or fallback_word(seg.line[: seg.column - 1])
+        or _then_at_end().search(seg.line[seg.column - 1 :]) is not None
+    )
+
+
+@cache
+def _then_at_end(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    """A "then" after the one or two words of an answer: it is chosen after what came
+    before ("Trader then", "the factory then, ...")."""
+    then = "|".join(map(re.escape, vocab.term("_THEN").words))
+    return re.compile(rf"^\W*\w+(?:\s+\w+)?\s+(?:{then})\s*(?:[.!,;:]|$)", re.IGNORECASE)
 
 
 def _answered(
@@ -832,8 +845,13 @@ def _changed_by(item: Accepted, unread: list[OrderSyntaxError], now: DecisionKin
 def _changing(unread: list[OrderSyntaxError], kind: DecisionKind | None) -> list[OrderSyntaxError]:
     """The parts not understood that may change an order for the decision of ``kind``:
     all but a remark that names nothing answering it ("I have enough discount for what
-    I want to build" after colonists placed)."""
-    return [e for e in unread if not isinstance(e, Remark) or names_answer(e.line, kind)]
+    I want to build" after colonists placed), and words to or about another player,
+    which are his ("Chris can fill the rest with his")."""
+    return [
+        e
+        for e in unread
+        if not isinstance(e, Remark) or (e.other is None and names_answer(e.line, kind))
+    ]
 
 
 _VOCATIVE = re.compile(r"^\s*(?:(?:hey|hi|dear|@)\s*)?([\w'-]+)\s*[,:!]", re.IGNORECASE)
@@ -934,7 +952,7 @@ def _unread_may_change(report: Report, unread: list[tuple[int | None, str]]) -> 
         elif negation().search(said) and default:
             at_stake = [a for a in report.accepted if _kind_of(a) is _SETTLE]
             why = 'may say no to the hacienda; write "hacienda" or "no hacienda" first'
-        elif _alternative().match(said):
+        elif _alternative().match(said) and not contrast_statement(text):
             at_stake = [a for a in report.accepted if a.action is not None]
             why = "may be another choice or take it back; write the order whole"
         if any(_kind_of(a) is _SETTLE for a in at_stake):
@@ -1097,6 +1115,12 @@ def _not_for_now(
     decision = decision_of(game, seat)
     now = decision is not None and target_kind(item.command) in (None, decision.kind)
     text, line = seg.text, seg.line
+    if why is not None:
+        # (a time in the reason is not the order's: "take the quarry, seeing as I want
+        # the harbor next turn")
+        text = " " * why.start + text[why.start : why.end] + " " * (len(text) - why.end)
+        at = seg.column - 1
+        line = line[:at] + text + line[at + len(text) :]
     ahead = said_next(text)
     if ahead is not None:
         # "next time there's a mayor", "next captain": the next such phase, never one

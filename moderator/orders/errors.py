@@ -79,10 +79,10 @@ class OrderSyntaxError(OrderError):
 class Remark(OrderSyntaxError):
     """Words that can only be a remark: after an order on its line ("Quarry please, I'm
     going to be building a lot"), a question the writer answers with the order after it
-    (``why`` ANSWERED), words to another player (``why`` said_to): nothing in them is
-    done. Still words not understood, so they stop what they may change (an order read
-    whole or by what it names); ``checked``: but one that only says the board is full
-    ("all my stuff is full"), which the rules check, and which stops nothing."""
+    (``why`` ANSWERED), words to or about another player (said_to, said_about): nothing
+    in them is done. Still words not understood, so they stop what they may change (an
+    order read whole or by what it names); ``checked``: but one that only says the board
+    is full ("all my stuff is full"), which the rules check, and which stops nothing."""
 
     ON_ORDER = "a remark on the order before it: nothing in it is done"
     ON_BOARD = "a remark on your board, which the rules check: nothing in it is done"
@@ -95,16 +95,24 @@ class Remark(OrderSyntaxError):
         line_no: int | None = None,
         checked: bool = False,
         why: str | None = None,
+        other: str | None = None,
     ) -> None:
         super().__init__(why or (self.ON_BOARD if checked else self.ON_ORDER))
         self.line = line
         self.line_no = line_no
         self.checked = checked
+        self.other = other  # the other player the words are to or about
 
     @classmethod
     def said_to(cls, name: str, line: str, line_no: int | None) -> Remark:
         """Words said to another player ("Bob, nice move with the mayor.")."""
-        return cls(line, line_no, why=f"words to {name}: nothing in them is done")
+        return cls(line, line_no, why=f"words to {name}: nothing in them is done", other=name)
+
+    @classmethod
+    def said_about(cls, name: str, line: str, line_no: int | None) -> Remark:
+        """Words about another player ("Bob keeps sugar", "David's got it")."""
+        why = f"this is about {name}: nothing of it is done for you"
+        return cls(line, line_no, why=why, other=name)
 
 
 class WouldHaveBeen(OrderSyntaxError):

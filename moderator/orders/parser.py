@@ -1463,12 +1463,22 @@ def _remarked(
             if reminder(second.text)
             else _parse_segment(second, _leads_to(read[-1].command, kind), own)
         )
-        if isinstance(tail, Parsed) and not _slipped_elsewhere(tail, kind):
+        # (after a pass, a statement read only by what it names is its reason: "nothing,
+        # I'm hoarding for the coffee roaster")
+        mused = isinstance(read[-1].command, PassCmd) and _by_mentions_only(tail)
+        if isinstance(tail, Parsed) and not _slipped_elsewhere(tail, kind) and not mused:
             return None  # two orders: read as written
         # (not "did you mean" on a remark: "love the smell of it" is no "move the small
         # of it" while the craftsman)
         return [*heads, (second, Remark(second.text, second.line_no, checked))]
     return None
+
+
+def _by_mentions_only(item: Parsed | OrderError | None) -> bool:
+    """Whether ``item`` is read only by what it names (mentions.py), no other way."""
+    if not isinstance(item, Parsed) or not item.alternatives:
+        return False
+    return all(a.reading.tier >= MENTIONS_TIER for a in item.alternatives)
 
 
 def _same_order(one: Command, other: Command, kind: DecisionKind | None) -> bool:

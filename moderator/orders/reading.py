@@ -904,6 +904,25 @@ def questions_back(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     return m is not None and m.group("head").endswith("?") and bool(text[m.end() :].strip())
 
 
+def _mended(head: str, said: str) -> str | None:
+    """The order ``head`` with its last part replaced by ``said``, a correction of that
+    part alone: from the last place of ``said``'s first word ("the 7, no, the 5"), or its
+    last number ("on the 6, no wait, 7"); None when ``head`` has neither."""
+    head = head.rstrip(" ,.;:!?-\u2013\u2014")
+    said = said.strip()
+    first = re.match(r"[a-z0-9']+", said, re.IGNORECASE)
+    if first is None:
+        return None
+    word = first.group(0)
+    at = None
+    if word.isdigit():
+        at = max((m.start() for m in re.finditer(r"\b\d+\b", head)), default=None)
+    else:
+        found = list(re.finditer(rf"\b{re.escape(word)}\b", head, re.IGNORECASE))
+        at = found[-1].start() if found and found[-1].start() > 0 else None
+    return None if at is None else f"{head[:at]}{said}"
+
+
 def ends_back(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     """Whether ``text`` ends with a taking-back of what came before it ("build harbor
     but no,"): the order after it takes that back."""
@@ -1646,6 +1665,27 @@ def changing(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
     return any_phrase(phrases)
 
 
+def _contrast_said(text: str, m: re.Match[str], vocab: Vocabulary) -> bool:
+    """Whether the match ``m`` in ``text`` is a contrast that starts a statement about
+    something else ("boring, but it feeds the boats"), which changes no order."""
+    if m.group(0).lower() not in vocab.contrasts:
+        return False
+    subjects = "|".join(map(re.escape, vocab.subjects)) or r"(?!)"
+    after = text[m.end() :].translate(_APOSTROPHES)
+    return re.match(rf"\s+(?:{subjects})(?:'s|'re)?\s+\w", after, re.I) is not None
+
+
+def contrast_statement(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` starts with a contrast that starts a statement about something
+    else ("but that's fine"): no other choice."""
+    first = _WORD.search(text)
+    return (
+        first is not None
+        and not text[: first.start()].strip()
+        and _contrast_said(text, first, vocab)
+    )
+
+
 def remark(
     text: str,
     vocab: Vocabulary = ENGLISH,
@@ -1672,12 +1712,17 @@ def remark(
     agrees = vocab.term("NO").words if passed else ()  # ("I'll pass, no money left")
     if first is None or "?" in text:
         return False
-    if any(m.group(0).lower() not in agrees for m in changing(vocab).finditer(text)):
+    if any(
+        m.group(0).lower() not in agrees and not _contrast_said(text, m, vocab)
+        for m in changing(vocab).finditer(text)
+    ):
         return False
     word = first.group(0).lower()
     own = {w for w in vocab.first_person if " " not in w}
     free = loose or (kind is not None and not names_answer(text, kind, vocab))
     opens = free and (word in vocab.fillers or word in vocab.pronouns)
+    # (or a contrast that starts a statement: "corn, but that's fine")
+    opens = opens or (free and _contrast_said(text, first, vocab))
     # (after a pass, any words that name nothing answering it: "nothing for me, saving
     # money"; and a no, which agrees with it)
     opens = opens or (passed and (free or negation(vocab).match(text, first.start()) is not None))
@@ -2119,6 +2164,10 @@ def readings(
         out.append(Reading(base[fix.end() :].strip(), 0, instead=True))
         if (a := answer(base[fix.end() :])) is not None:
             out.append(Reading(a, 1, instead=True))
+        # (or the part of the order it names again: "Load coffee onto the 7, no, the 5")
+        mended = _mended(base[: fix.start("head") + len(fix.group("head"))], base[fix.end() :])
+        if mended is not None:
+            out.append(Reading(mended, 1, instead=True))
     # A taking-back that starts the order ("No wait, make that indigo", on a line or in
     # a sentence of its own): the order is what follows it.
     back = correction(base, vocab)

@@ -150,6 +150,9 @@ class Vocabulary:
     # Words that stand for a thing named elsewhere ("since sugar is worth more, keep it"):
     # an order with one is never read apart from the reason that names the thing.
     pronouns: tuple[str, ...] = ()
+    # Words that start a statement about something else after a contrast ("boring, but
+    # it feeds the boats", "corn, but that's fine"): a remark, which changes no order.
+    subjects: tuple[str, ...] = ()
     # After ``first_person``, words that make no new order of what follows: a purpose
     # ("so I can ship"), a refusal ("but I won't take the university"; and NO, DONT).
     purposes: tuple[str, ...] = ()
@@ -695,7 +698,7 @@ ENGLISH = Vocabulary(
                 *("this", "that", "time", "round", "new", "all", "be", "like"),
                 *("would", "will", "shall", "can", "could", "let", "let's", "lets", "we", "am"),
                 *("go", "another", "other", "later", "afterwards", "afterward", "next"),
-                *("anything", "do"),
+                *("anything", "do", "single", "lone", "lonely", "measly"),
                 *("card", "cards"),
             ),
             "ignored",
@@ -740,6 +743,9 @@ ENGLISH = Vocabulary(
         "if it is still there",
         "if still there",
         "obviously",
+        "while i'm at it",
+        "while i am at it",
+        "while we're at it",
         "definitely",
         "of course",
         "naturally",
@@ -1103,6 +1109,7 @@ ENGLISH = Vocabulary(
         *("let's", "we'll", "we will", "me"),
     ),
     pronouns=("it", "its", "them", "those", "these", "there", "one"),
+    subjects=("it", "that", "this", "they", "there", "he", "she"),
     purposes=(
         *("can", "could", "may", "might", "get to", "have to", "need", "that"),
         *("won't", "will not", "wouldn't", "would not", "never"),
