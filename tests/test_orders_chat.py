@@ -329,3 +329,27 @@ def test_while_i_m_at_it_and_a_lonely_good_are_passed_over() -> None:
     text = "I was going to go builder, nah, trader. And sell the coffee while I'm at it."
     assert _meant(text, "role") == ["role trader", "sell coffee"]
     assert _meant("I'll sell my single indigo", "trade") == ["sell indigo"]
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("Settler? yeah, settler.", ["role settler"]),
+        ("Trader or captain? yes, captain", ["role captain"]),
+        ("Trader or captain? yes", []),  # (a yes to two: which?)
+    ],
+)
+def test_a_yes_with_an_order_after_the_writer_s_question_is_his_answer(
+    text: str, meant: list[str]
+) -> None:
+    assert _meant(text, "role") == meant
+
+
+def test_an_order_in_the_first_person_said_to_another_player_is_the_writer_s() -> None:
+    game = load_position("hacienda")
+    report = check_mail("Chris, once you\u2019re done, I\u2019ll use my hut for a quarry.", game, 3)
+    assert [type(q.command).__name__ for q in report.queued] == ["SettleCmd"], report.render()
+    # (what he tells the other to do is never read for him)
+    for text in ("Chris, take the mayor!", "Chris, I think you should take the mayor"):
+        report = check_mail(text, load_position("role"), 1)
+        assert report.actions == [] and report.queued == [], report.render()

@@ -854,6 +854,15 @@ def _changing(unread: list[OrderSyntaxError], kind: DecisionKind | None) -> list
     ]
 
 
+def _own_said(text: str, vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether the last person ``text`` speaks of is the writer ("once you're done,
+    I'll use my hut"), not the one he speaks to ("I think you should take the mayor")."""
+    readable = as_typed(text).lower()
+    me = [m.start() for m in any_phrase(vocab.first_person).finditer(readable)]
+    you = [m.start() for m in re.finditer(r"\byou(?:'\w+|r|rs|rself)?\b", readable)]
+    return bool(me) and max(me) > max(you, default=-1)
+
+
 _VOCATIVE = re.compile(r"^\s*(?:(?:hey|hi|dear|@)\s*)?([\w'-]+)\s*[,:!]", re.IGNORECASE)
 
 
@@ -1092,7 +1101,9 @@ def _not_for_now(
     for start in starts:
         m = _VOCATIVE.match(seg.line[start:])
         if whom is None and m is not None and m.group(1).lower() in others:
-            whom = others[m.group(1).lower()]
+            # (not when the writer says the order is his: "Chris, once you're done, I'll
+            # use my hut for a quarry")
+            whom = None if _own_said(seg.text) else others[m.group(1).lower()]
     if whom is not None:
         return IllegalOrder(
             f"this is addressed to {whom}: orders are read for your own seat only"
@@ -1101,6 +1112,11 @@ def _not_for_now(
     # in when it is for: "once Bob is done, sell coffee")
     why = reasoned(seg.text)
     text = seg.text if why is None else seg.text[why.start : why.end]
+    # (nor in the name of the one he speaks to, the order being his own: "Chris, once
+    # you're done, I'll use my hut for a quarry")
+    spoken = _VOCATIVE.match(text)
+    if spoken is not None and spoken.group(1).lower() in others and _own_said(text):
+        text = " " * spoken.end() + text[spoken.end() :]
     named = _other_player(when_blanked(text, own=_own_names(game, seat)), game, seat)
     if named is not None:
         # "Morning Chris - sell tobacco": for him, about him? Never read for the writer.

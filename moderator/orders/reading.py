@@ -29,13 +29,14 @@ from .vocabulary import (
 )
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
-# The signs a phone's keyboard puts in for what was typed: an ellipsis for three dots.
-_TYPED = str.maketrans({"\u2026": "..."})
+# The signs a phone's keyboard puts in for what was typed: an ellipsis for three dots,
+# curly apostrophes for straight ones.
+_TYPED = str.maketrans({"\u2026": "...", "\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 
 
 def as_typed(text: str) -> str:
     """``text`` with the signs a phone's keyboard puts in written as they were typed
-    ("hacienda\u2026" is "hacienda...")."""
+    ("hacienda\u2026" is "hacienda...", "I\u2019ll" is "I'll")."""
     return text.translate(_TYPED)
 
 
@@ -292,7 +293,13 @@ def _clauses(text: str, vocab: Vocabulary, own: frozenset[str]) -> list[tuple[in
             continue  # (asks again, or only talks on: "full? Never remember.")
         # (nor when the next is for the case it cannot be done: "Is the quarry still
         # there? If not, corn.")
-        if _answer_start(vocab).match(after) or legality_lead(after, text, vocab):
+        # (but a yes with an order after it is the writer's own answer: "Settler? yeah,
+        # settler.")
+        answered = _answer_start(vocab).match(after) is not None
+        yes = _yes_then(vocab).match(after)
+        if yes is not None and "?" not in after and says_something(after[yes.end() :], vocab):
+            answered = False
+        if answered or legality_lead(after, text, vocab):
             continue
         rest = _clauses(after, vocab, own)
         return [*_clauses(text[: m.start() + 1], vocab, own), *((m.end() + a, p) for a, p in rest)]
@@ -2028,6 +2035,12 @@ def _answer_start(vocab: Vocabulary) -> re.Pattern[str]:
     said = (*vocab.term("YES").words, *vocab.term("NO").words, *vocab.short_corrections)
     said += (*vocab.corrections, *vocab.contrasts, *vocab.term("_OR").words)
     return re.compile(rf"\W*{any_phrase(said).pattern}", re.IGNORECASE)
+
+
+@cache
+def _yes_then(vocab: Vocabulary) -> re.Pattern[str]:
+    """A yes that starts an answer, with what follows it ("yeah, settler")."""
+    return re.compile(rf"\W*{any_phrase(vocab.term('YES').words).pattern}[\s,.!:\-]*", re.I)
 
 
 @cache
