@@ -353,3 +353,16 @@ def test_an_order_in_the_first_person_said_to_another_player_is_the_writer_s() -
     for text in ("Chris, take the mayor!", "Chris, I think you should take the mayor"):
         report = check_mail(text, load_position("role"), 1)
         assert report.actions == [] and report.queued == [], report.render()
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("mayor pls, need people on my buildings", ["role mayor"]),
+        ("Captain - I'll load the corn", ["role captain", "ship corn on 5"]),
+    ],
+)
+def test_words_after_a_role_without_a_verb_of_an_order_are_a_remark(
+    text: str, meant: list[str]
+) -> None:
+    assert _meant(text, "role") == meant

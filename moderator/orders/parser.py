@@ -83,8 +83,9 @@ from .reading import (
     remark,
     reminder,
     says_something,
+    slips_of,
 )
-from .vocabulary import ENGLISH, Vocabulary, close_words, terminals
+from .vocabulary import ENGLISH, Vocabulary, close_words, terminals, verb_words
 
 GRAMMAR_NAME = "orders.lark"
 # Longer orders are not orders; the cap also keeps a hostile mail cheap to reject.
@@ -1481,6 +1482,18 @@ def _by_mentions_only(item: Parsed | OrderError | None) -> bool:
     return all(a.reading.tier >= MENTIONS_TIER for a in item.alternatives)
 
 
+def _verb_said(text: str) -> bool:
+    """Whether ``text`` says a verb of an order anywhere, or a slip of one ("I'll shipp
+    my corn"); not a noun after an article or "my" ("need people on my buildings")."""
+    verbs = frozenset(verb_words())
+    said = re.findall(r"[a-z']+", text.lower())
+    nouns = {*ENGLISH.term("ART").words, "my", "his", "her", "your", "our", "their"}
+    return has_verb(text) or any(
+        (w in verbs or verbs & set(slips_of(w))) and (i == 0 or said[i - 1] not in nouns)
+        for i, w in enumerate(said)
+    )
+
+
 def _same_order(one: Command, other: Command, kind: DecisionKind | None) -> bool:
     """Whether two readings order the same: a pass of the decision asked is the pass
     ("nah, nothing" read as "nothing" and as "build nothing" while building)."""
@@ -1492,8 +1505,9 @@ def _remarks(text: str, order: Command, kind: DecisionKind | None) -> bool:
     """Whether ``text``, after ``order`` on its line, can only be a remark on it
     (reading.remark, for the decision the order answers: its own, or ``kind``, the one
     asked). After a role, only one that names nothing: "Captain - I'll load ..." may be
-    its first step, not understood."""
-    if isinstance(order, RoleCmd) and says_something(text):
+    its first step, not understood; one that names things without a verb of an order
+    is not ("mayor pls, need people on my buildings")."""
+    if isinstance(order, RoleCmd) and says_something(text) and _verb_said(text):
         return False
     answers = target_kind(order) or kind
     return remark(text, kind=answers, passed=isinstance(order, PassCmd))
