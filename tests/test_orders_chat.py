@@ -366,3 +366,23 @@ def test_words_after_a_role_without_a_verb_of_an_order_are_a_remark(
     text: str, meant: list[str]
 ) -> None:
     assert _meant(text, "role") == meant
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "meant"),
+    [
+        ("white please", "settle", ["settle sugar"]),
+        ("the yellow barrels on the 5", "load", ["ship corn on 5"]),
+        ("small blue plant", "build", ["build small indigo plant"]),
+        ("the brown one", "settle", []),  # tobacco's or coffee's: never a guess
+    ],
+)
+def test_a_good_named_by_the_colour_of_its_barrels(
+    text: str, position: str, meant: list[str]
+) -> None:
+    assert _meant(text, position, 0) == meant
+
+
+def test_an_answer_read_by_what_it_names_then_said_plainly_is_done() -> None:
+    text = "the blue one. indigo. 2 doubloons is better than nothing"
+    assert _meant(text, "trade", 1) == ["sell indigo"]

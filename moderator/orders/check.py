@@ -523,8 +523,15 @@ def check_mail(
             report.absence = AbsenceOrder(seg.line_no, seg.line, seg.text, command)
             continue
         game_command = cast(GameCommand, command)
-        if any(a.command == game_command for a in report.accepted):
-            continue  # the same order twice (a pasted line): once is enough
+        same = next((a for a in report.accepted if a.command == game_command), None)
+        if same is not None:
+            # the same order twice (a pasted line): once is enough; said plainly the
+            # second time, it is read as said ("the blue one. indigo.")
+            if same.loose and not loose:
+                at = report.accepted.index(same)
+                report.accepted[at] = replace(same, loose=False, reading=reading)
+                now_item = report.accepted[at] if now_item is same else now_item
+            continue
         kind = target_kind(command)
         try:
             if decision is not None and now_line is None:

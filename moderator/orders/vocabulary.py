@@ -875,7 +875,7 @@ ENGLISH = Vocabulary(
         **dict.fromkeys((*_s("prospect"), *_ing("prospect")), Role.PROSPECTOR),
     },
     mention_fillers=(
-        *("one", "cane", "as", "kind", "type", "sort", "piece"),
+        *("one", "cane", "as", "kind", "type", "sort", "piece", "stuff"),
         *_s("doubloon", "coin"),
         *("mine", "need", "needs", "should be"),
     ),
@@ -1158,6 +1158,12 @@ ENGLISH = Vocabulary(
     chat_joints=("for", "with", "via", "is", "are"),
     abbreviations={
         # roles
+        # the colours of the goods' barrels (tobacco's light brown, coffee's dark brown)
+        "yellow": ("corn",),
+        "blue": ("indigo",),
+        "white": ("sugar",),
+        "black": ("coffee",),
+        "brown": ("tobacco", "coffee"),
         **dict.fromkeys(("cap", "capt", "cpt"), ("captain",)),
         "bldr": ("builder",),
         **dict.fromkeys(("craft", "crafts"), ("craftsman",)),
