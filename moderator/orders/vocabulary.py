@@ -952,7 +952,7 @@ ENGLISH = Vocabulary(
         *("yes", "yeah", "anyway", "anyhow", "righto", "okey dokey", "here goes"),
         *("here we go", "go on then", "right then", "well then", "so then"),
         *("oh", "ah", "ahh", "um", "umm", "uh", "er", "erm", "lol", "cool", "great"),
-        *("fine", "nice", "perfect", "excellent", "phew"),
+        *("fine", "nice", "perfect", "excellent", "phew", "ugh", "meh", "argh", "welp", "oof"),
     ),
     addressees=(
         *("all", "everyone", "everybody", "guys", "folks", "people", "team", "gang"),
