@@ -386,3 +386,7 @@ def test_a_good_named_by_the_colour_of_its_barrels(
 def test_an_answer_read_by_what_it_names_then_said_plainly_is_done() -> None:
     text = "the blue one. indigo. 2 doubloons is better than nothing"
     assert _meant(text, "trade", 1) == ["sell indigo"]
+
+
+def test_a_stone_is_a_quarry() -> None:
+    assert _meant("A stone, obviously. Settler's privilege.", "settle", 0) == ["take quarry"]

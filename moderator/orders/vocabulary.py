@@ -505,7 +505,7 @@ ENGLISH = Vocabulary(
         ),
         Term("SETTLE", (*_s("settle", "plant"), *_ing("settle")), "take a plantation"),
         Term("PLANTATION", _s("plantation", "field", "tile", "farm"), "a plantation"),
-        Term("QUARRY", ("quarry", "quarries"), "a quarry"),
+        Term("QUARRY", ("quarry", "quarries", "stone", "stones"), "a quarry"),
         Term("GOOD", tuple(_EN_GOODS), "a good"),
         Term("HACIENDA", _s("hacienda"), "the hacienda"),
         Term("HOSPICE", _s("hospice"), "the hospice"),
