@@ -390,3 +390,13 @@ def test_an_answer_read_by_what_it_names_then_said_plainly_is_done() -> None:
 
 def test_a_stone_is_a_quarry() -> None:
     assert _meant("A stone, obviously. Settler's privilege.", "settle", 0) == ["take quarry"]
+
+
+def test_wait_no_in_a_line_takes_back_and_a_load_said_again_is_one_load() -> None:
+    report = check_mail("corn, wait no, sugar. Sugar on the 5-er.", load_position("load"), 0)
+    assert [a.meaning for a in report.accepted] == ["ship sugar on 5"], report.render()
+    assert report.queued == [], report.render()
+    # (another load is for the next turn of loading)
+    report = check_mail("corn on the 5. sugar on the 7", load_position("load"), 0)
+    assert [a.meaning for a in report.accepted if a.action] == ["ship corn on 5"]
+    assert len(report.queued) == 1, report.render()

@@ -581,8 +581,13 @@ def check_mail(
                 and kind in (None, decision.kind)
                 and now_line is not None
                 # (loads come round again: a second one is for a later turn, unless it
-                # takes the first back: "Indigo on the 5. Hmm, no - wharf the indigo")
-                and (decision.kind is not DecisionKind.LOAD or _takes_back(seg))
+                # takes the first back: "Indigo on the 5. Hmm, no - wharf the indigo", or
+                # says the first again: "corn, wait no, sugar. Sugar on the 5-er.")
+                and (
+                    decision.kind is not DecisionKind.LOAD
+                    or _takes_back(seg)
+                    or _same_action(now_item, game_command, game, seat)
+                )
             ):
                 if now_item is not None:
                     # A second answer to the decision asked: the same (nothing to do),
@@ -683,6 +688,16 @@ def check_mail(
         _without_role(report, *unpicked)
     _complete_turn(report, game, seat, says_hacienda)
     return report
+
+
+def _same_action(item: Accepted | None, command: GameCommand, game: Game, seat: int) -> bool:
+    """Whether ``command`` does what the accepted ``item`` does now."""
+    if item is None or item.action is None:
+        return False
+    try:
+        return resolve(command, game, seat) == item.action
+    except OrderError:
+        return False
 
 
 def _falls_back(seg: Segment, mail: str) -> bool:

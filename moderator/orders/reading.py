@@ -888,10 +888,12 @@ def _correction(vocab: Vocabulary) -> re.Pattern[str]:
 
     # "no" and "wait" take back only with punctuation after them ("captain? no - trader"),
     # never "build small market, no university".
+    # (or with another taking-back after them: "corn, wait no, sugar")
+    long_ = alternatives(vocab.corrections)
+    short = alternatives((*vocab.short_corrections, *vocab.soft_corrections))
     marker = (
-        rf"(?:(?:{alternatives(vocab.corrections)})\b[\s,!:\-\u2013\u2014]*"
-        rf"|(?:{alternatives((*vocab.short_corrections, *vocab.soft_corrections))})"
-        r"\s*[,!:\-\u2013\u2014]+\s*)"
+        rf"(?:(?:{long_})\b[\s,!:\-\u2013\u2014]*"
+        rf"|(?:{short})(?:\s*[,!:\-\u2013\u2014]+\s*|\s+(?=(?:{short}|{long_})\b)))"
     )
     # The last correction counts; markers may follow one another ("sorry, I mean"), and
     # come after punctuation or a contrast ("captain but no, trader").
