@@ -422,6 +422,29 @@ def test_a_heading_gets_and_stays(position: str, seat: int, text: str, meaning: 
 
 
 @pytest.mark.parametrize(
+    ("seat", "text", "meaning"),
+    [
+        (0, "a couple on the roaster, one on the sugar field.", "place 1 on sugar, 2 on coffee"),
+        (0, "a couple of guys on the roaster and one on the sugar mill", "place 1 on sugar mill"),
+        (0, "the roaster gets a couple, the uni one", "place 2 on coffee roaster, 1 on uni"),
+        (1, "tobacco storage gets a couple. cheers", "place 2 on tobacco storage"),
+    ],
+)
+def test_a_couple_is_two_colonists(seat: int, text: str, meaning: str) -> None:
+    report = check_mail(text, load_position("mayor"), seat)
+    (done,) = report.accepted
+    assert done.meaning is not None and done.meaning.startswith(meaning), report.render()
+
+
+@pytest.mark.parametrize("position", ["mayor", "store", "role", "build"])
+def test_a_couple_alone_is_no_order(position: str) -> None:
+    # (a word of the colonist orders only: never a number the reading by mentions looks up)
+    game = load_position(position)
+    seat = next(d.seat for d in game.decisions() if not d.forced)
+    assert check_mail("A COUPLE", game, seat).actions == []
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Bob's colonists: 2 to coffee roaster, 1 to university",  # a heading that says more

@@ -651,6 +651,12 @@ class _ToCommand(Transformer[Token, Command]):
     ) -> _Placed:
         return _Placed(target, 2, shared=True)
 
+    def couple_on(
+        self, _couple: Token, _colonist: Token | None, _on: Token | None, target: Target
+    ) -> _Placed:
+        # "a couple on the roaster" (the mayor phase): two
+        return _Placed(target, 2)
+
     def everyone_on(
         self, _all: Token, _colonist: Token | None, _goes: Token | None, _on: Token, target: Target
     ) -> _Placed:
@@ -772,6 +778,12 @@ class _ToCommand(Transformer[Token, Command]):
     def gets_count(self, target: Target, _gets: Token, count: Token) -> _Placed:
         # "coffee roaster gets 2"
         return _Placed(target, int(count))
+
+    def gets_couple(
+        self, target: Target, _gets: Token, _couple: Token, _colonist: Token | None
+    ) -> _Placed:
+        # "the tobacco storage gets a couple"
+        return _Placed(target, 2)
 
     def gets_worker(self, dst: Target, _gets: Token, src: Target, _colonist: Token) -> _Placed:
         # "the university gets the corn worker"

@@ -605,6 +605,7 @@ ENGLISH = Vocabulary(
         ),
         Term("FILL", (*_s("fill"), *_ing("fill"), "fill up", "max out"), "every empty circle of"),
         Term("BOTH", ("both",), "both (two colonists)"),
+        Term("COUPLE", ("a couple", "a pair"), "two (colonists: `a couple on the roaster`)"),
         Term(
             "EMPTY",
             (*_s("empty", "clear", "vacate"), *_ing("clear", "vacate"), "empties", "emptying"),
