@@ -434,6 +434,55 @@ def test_a_line_not_understood_stops_the_keep_order_it_may_belong_to() -> None:
 
 
 @pytest.mark.parametrize(
+    ("position", "seat", "text", "meaning"),
+    [
+        (
+            "mayor",
+            1,
+            "Anna, that ship was tiny, you could have waited a round. "
+            "Anyway: sugar mill and tobacco storage, one each.",
+            "place 1 on sugar mill, 1 on tobacco storage",
+        ),
+        ("store", 0, "the corn, I want to fill the little boat next round", "keep 1 corn on"),
+        (
+            "store",
+            0,
+            "Corn on the rose. That ship was tiny, you could have waited a round.",
+            "keep 1 corn",
+        ),
+    ],
+)
+def test_chat_that_names_nothing_of_an_order_read_whole_does_not_stop_it(
+    position: str, seat: int, text: str, meaning: str
+) -> None:
+    report = check_mail(text, load_position(position), seat)
+    (done_,) = report.accepted
+    assert done_.meaning is not None and done_.meaning.startswith(meaning), report.render()
+    assert any(isinstance(e, Remark) for e in report.errors)
+
+
+@pytest.mark.parametrize(
+    ("position", "seat", "text"),
+    [
+        # a verb, a no, a place, a count, a size with its name, "it", a hesitation
+        ("mayor", 1, "Sugar mill and tobacco storage, one each. Then move the sugar guy."),
+        ("mayor", 1, "Sugar mill and tobacco storage, one each. Scratch the mill, dunno."),
+        ("mayor", 1, "Sugar mill and tobacco storage, one each. Leave that ship alone."),
+        ("mayor", 1, "Sugar mill and tobacco storage, one each. Sugar mill was a mistake."),
+        ("mayor", 1, "Sugar mill and tobacco storage, one each. Not that, wait."),
+        ("store", 0, "Corn on the rose. Dump everything else whatever."),
+        ("store", 0, "Corn on the rose. Unless that boat waits, then the sugar."),
+        ("store", 0, "Corn on the rose. Hm, maybe better to throw it out."),
+    ],
+)
+def test_a_part_not_understood_that_may_turn_an_order_read_whole_still_stops_it(
+    position: str, seat: int, text: str
+) -> None:
+    report = check_mail(text, load_position(position), seat)
+    assert report.actions == [], report.render()
+
+
+@pytest.mark.parametrize(
     "text", ["OK, I'll be settler this time.", "Hmm, settler card please", "Settler, obviously."]
 )
 def test_a_word_that_starts_the_reply_is_not_the_order(text: str) -> None:

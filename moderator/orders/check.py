@@ -43,7 +43,7 @@ from .errors import (
     not_understood,
 )
 from .format import format_action, legal_orders
-from .mentions import names_answer
+from .mentions import answer_classes, names_answer, names_of
 from .parser import (
     Alternative,
     Parsed,
@@ -70,6 +70,7 @@ from .reading import (
     actual_only,
     any_phrase,
     as_typed,
+    changing,
     condition,
     contrast_statement,
     correction,
@@ -80,6 +81,7 @@ from .reading import (
     interjection,
     legality_lead,
     names_nothing,
+    normalise,
     phrase,
     questions_back,
     reason_only,
@@ -485,6 +487,14 @@ def check_mail(
                 )
                 if isinstance(why, Question) and _self_answered(item, items, said):
                     why = Remark(own, item.line_no, why=Remark.ANSWERED)
+                elif (
+                    ordered
+                    and decision is not None
+                    and decision.kind in _WHOLE
+                    and type(why) is OrderSyntaxError
+                    and _aside(own, decision.kind)
+                ):
+                    why = Remark(own, item.line_no, why=Remark.ASIDE)
                 report.errors.append(why.with_legal(report.legal))
                 unread.append((item.line_no, own))
             continue
@@ -867,12 +877,13 @@ def _changed_by(item: Accepted, unread: list[OrderSyntaxError], now: DecisionKin
 def _changing(unread: list[OrderSyntaxError], kind: DecisionKind | None) -> list[OrderSyntaxError]:
     """The parts not understood that may change an order for the decision of ``kind``:
     all but a remark that names nothing answering it ("I have enough discount for what
-    I want to build" after colonists placed), and words to or about another player,
-    which are his ("Chris can fill the rest with his")."""
+    I want to build" after colonists placed), words to or about another player, which
+    are his ("Chris can fill the rest with his"), and an aside (_aside)."""
     return [
         e
         for e in unread
-        if not isinstance(e, Remark) or (e.other is None and names_answer(e.line, kind))
+        if not isinstance(e, Remark)
+        or (e.other is None and e.reason != Remark.ASIDE and names_answer(e.line, kind))
     ]
 
 
@@ -883,6 +894,42 @@ def _own_said(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     me = [m.start() for m in any_phrase(vocab.first_person).finditer(readable)]
     you = [m.start() for m in re.finditer(r"\byou(?:'\w+|r|rs|rself)?\b", readable)]
     return bool(me) and max(me) > max(you, default=-1)
+
+
+# Classes of words that may turn a layout or a storage said elsewhere in the mail: an
+# order's verb, a removal, a no, a contrast, a yes. (Not a size alone, which names a
+# place only with its name: "that ship was tiny".)
+_TURNS = frozenset({"verb", "remove", "not", "but", "yes", "use"})
+
+
+@cache
+def _order_words(kind: DecisionKind, vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+    """The words of a colonist or keep order that have no class of their own in
+    mentions ("leave", "as is", "empty"; "dump", "but", "most barrels", "can go", "as
+    much as")."""
+    if kind is DecisionKind.MAYOR:
+        terms = ("EMPTY", "LEAVE", "AS_IS", "CHANGE", "COUPLE")
+        words = [w for t in terms for w in vocab.term(t).words]
+        return any_phrase([*words, *vocab.unchanged, *vocab.onlies])
+    goods = ("KEEP", "DROP", "EXCEPT", "MOST", "WAREHOUSE", "WINDROSE")
+    words = [w for t in goods for w in vocab.term(t).words]
+    words += [*vocab.drops_after, *vocab.wholes, *vocab.onlies, *vocab.as_much, *vocab.as_fits]
+    return any_phrase(words)
+
+
+def _aside(text: str, kind: DecisionKind) -> bool:
+    """Whether ``text``, a part not understood of a mail whose colonist or keep order is
+    read whole, says nothing of that order ("Anna, that ship was tiny, you could have
+    waited a round."; "I want to fill the little boat next round"): it names nothing
+    that answers the decision nor a word that may turn an order (a verb, a no, a
+    correction, a condition, an alternative, a contrast, a hesitation, a question,
+    "it"), and is no question."""
+    if "?" in text or changing(times=False).search(text) or refers(text):
+        return False
+    if _order_words(kind).search(text):
+        return False
+    answers = answer_classes(kind) or frozenset()
+    return not names_of(normalise(text), (answers - {"size"}) | _TURNS)
 
 
 _VOCATIVE = re.compile(r"^\s*(?:(?:hey|hi|dear|@)\s*)?([\w'-]+)\s*[,:!]", re.IGNORECASE)

@@ -88,6 +88,8 @@ class Remark(OrderSyntaxError):
     ON_BOARD = "a remark on your board, which the rules check: nothing in it is done"
     # ("Only corn left? Fine, corn then.": the writer's own question, answered)
     ANSWERED = "a question you answer after it: nothing in it is done"
+    # ("Anna, that ship was tiny." in a mail that places colonists or keeps goods)
+    ASIDE = "words that name nothing of your order: nothing in them is done"
 
     def __init__(
         self,

@@ -1537,6 +1537,11 @@ _ANSWERS: dict[DecisionKind, frozenset[str]] = {
         {"name", "good", "plantation", "quarry", "size", "number", "colonist", "extra"}
         | {"all", "each", "any", "remove", "fill", "mark", "manned", "asis"}
     ),
+    # (a good, where it goes, a count, every barrel; its words of no class of their own,
+    # "dump", "but", "most barrels", are looked for by check._aside)
+    DecisionKind.STORE: frozenset(
+        {"good", "windrose", "name", "barrel", "number", "all", "each", "any", "mark"}
+    ),
 }
 
 
@@ -1547,15 +1552,25 @@ def _answer_targets(vocab: Vocabulary, chosen: frozenset[str]) -> tuple[str, ...
     return tuple(w for w, cls in _targets(vocab).items() if cls in chosen)
 
 
+def answer_classes(kind: DecisionKind | None) -> frozenset[str] | None:
+    """The classes of the words that answer the decision of ``kind`` (names_answer);
+    None for a decision without such a list, or none."""
+    return _ANSWERS.get(kind) if kind is not None else None
+
+
 def names_answer(text: str, kind: DecisionKind | None, vocab: Vocabulary = ENGLISH) -> bool:
     """Whether ``text`` names a thing that answers the decision of ``kind`` or chooses
     within its answer (for a sale: a good, a count, "the first"; for a building: a
     building, a good, the colonist, a size), by a word of the table, a clear slip of one
     ("bigest") or one cut short ("tob"). Always, for a decision without such a list
-    (the storage's names everything) or none."""
-    chosen = _ANSWERS.get(kind) if kind is not None else None
-    if chosen is None:
-        return True
+    or none."""
+    chosen = answer_classes(kind)
+    return chosen is None or names_of(text, chosen, vocab)
+
+
+def names_of(text: str, chosen: frozenset[str], vocab: Vocabulary = ENGLISH) -> bool:
+    """Whether ``text`` has a word of the classes ``chosen``, a clear slip of one or one
+    cut short (names_answer)."""
     lexicon = _lexicon(vocab)
     targets = _answer_targets(vocab, chosen)
     tokens = [t.lower() for t in _TOKEN.findall(text)]
@@ -1632,9 +1647,11 @@ __all__ = [
     "Mention",
     "Proposal",
     "Word",
+    "answer_classes",
     "by_mentions",
     "ends_phrase",
     "mentions_of",
     "names_answer",
+    "names_of",
     "words_of",
 ]

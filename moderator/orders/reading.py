@@ -1656,9 +1656,10 @@ def conditioned(text: str, vocab: Vocabulary = ENGLISH, own: frozenset[str] = fr
 
 
 @cache
-def changing(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
+def changing(vocab: Vocabulary = ENGLISH, times: bool = True) -> re.Pattern[str]:
     """Words that may change an order said before them: a negation, a correction, a
-    condition, an alternative, a hesitation, a time to come, a question, a contrast."""
+    condition, an alternative, a hesitation, a time to come (unless not ``times``), a
+    question, a contrast."""
     phrases = (
         *vocab.corrections,
         *vocab.short_corrections,
@@ -1666,7 +1667,7 @@ def changing(vocab: Vocabulary = ENGLISH) -> re.Pattern[str]:
         *vocab.undecided,
         *vocab.questions,
         *vocab.contrasts,
-        *vocab.not_now,
+        *(vocab.not_now if times else ()),
         *vocab.exclusions,
         *vocab.negations,
         *vocab.term("_OR").words,
