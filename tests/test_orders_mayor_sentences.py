@@ -9,7 +9,7 @@ import pytest
 from orderscorpus import load_position
 
 from moderator.orders import check_mail
-from moderator.orders.errors import Question, Remark
+from moderator.orders.errors import AmbiguousOrder, Question, Remark
 from moderator.orders.mentions import says_full
 from moderator.orders.vocabulary import ENGLISH as V
 
@@ -165,6 +165,30 @@ def test_a_total_after_the_places_must_add_up(total: str, done: bool) -> None:
     report = check_mail(text, load_position("mayor"), ANNA)
     expected = ["place 2 on coffee roaster, 1 on university"] if done else []
     assert [a.meaning for a in report.accepted] == expected, report.render()
+
+
+@pytest.mark.parametrize(
+    ("total", "done"),
+    [
+        ("That's 3 to place.", True),
+        ("that's three with the extra", True),
+        ("So 3 colonists in all.", True),
+        ("That's 4 to place.", False),
+        ("that's two", False),
+    ],
+)
+def test_a_total_said_in_a_sentence_of_its_own_must_agree(total: str, done: bool) -> None:
+    text = f"2 on the roaster and 1 on the university. {total}"
+    report = check_mail(text, load_position("mayor"), ANNA)
+    expected = ["place 2 on coffee roaster, 1 on university"] if done else []
+    assert [a.meaning for a in report.accepted] == expected, report.render()
+    assert done or any(isinstance(e, AmbiguousOrder) for e in report.errors)
+
+
+def test_a_total_that_disagrees_with_an_order_that_cannot_be_done_is_asked() -> None:
+    text = "2 on the roaster, 1 on the uni, 1 on the sugar mill, that's 3."
+    report = check_mail(text, load_position("mayor"), ANNA)
+    assert report.actions == [] and any(isinstance(e, AmbiguousOrder) for e in report.errors)
 
 
 @pytest.mark.parametrize("keep", [*V.term("KEEP").words[:2], *V.term("STAY").words[:1]])

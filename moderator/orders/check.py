@@ -9,10 +9,11 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import cast
 
-from ..engine.actions import Action, DecisionKind
-from ..engine.components import Building, Role
+from ..engine.actions import Action, DecisionKind, PlaceColonists
+from ..engine.components import GOODS, Building, Role
 from ..engine.defaults import default_action
 from ..engine.game import Decision, Game
+from ..engine.state import Player
 from .commands import (
     AbsenceCommand,
     Command,
@@ -88,6 +89,7 @@ from .reading import (
     reasoned,
     refers,
     said_next,
+    said_total,
     says_actual,
     sent_early,
     takes_back_only,
@@ -437,10 +439,15 @@ def check_mail(
     now_item: Accepted | None = None  # its answer, while no other answer contradicts it
     unpicked: tuple[int, RoleCmd] | None = None  # the role asked now, that failed
     unread: list[tuple[int | None, str]] = []  # the parts not read as orders: line, text
+    totals: list[tuple[int | None, str, int]] = []  # counts said of a layout: line, text, n
     withdrawn: OrderError | None = None  # a line that takes back the orders before it
     for item in items:
         if isinstance(item, OrderError):
             own = said.get(id(item), item.line)
+            count = said_total(own) if read_as is DecisionKind.MAYOR and ordered else None
+            if count is not None:
+                totals.append((item.line_no, own, count))  # ("That's 4 to place.")
+                continue
             if fallback_word(own, alone=True) and any(
                 isinstance(i, Parsed) for i in items[items.index(item) + 1 :]
             ):
@@ -690,6 +697,7 @@ def check_mail(
             report.errors.append(_placed(err, seg).with_legal(report.legal))
     if withdrawn is not None:
         _withdrawn(report, withdrawn)
+    _checked_totals(report, totals, items, game, seat)
     _whole_colonist_order(report, decision)
     _loose_alone(report, decision.kind if decision is not None else None)
     _unread_may_change(report, unread)
@@ -807,6 +815,60 @@ def _no_wharf_then_load(items: list[Parsed | OrderError]) -> list[Parsed | Order
     ]
 
 
+def _checked_totals(
+    report: Report,
+    totals: list[tuple[int | None, str, int]],
+    items: list[Parsed | OrderError],
+    game: Game,
+    seat: int,
+) -> None:
+    """A count said of the layout ("That's 4 to place.", reading.said_total) checks it:
+    one that agrees is quoted as a remark; one that does not (the layout done places
+    another number, or, not done, its counts add up to another) is asked back, and the
+    layout is not done."""
+    layout = next(
+        (a for a in report.accepted if isinstance(a.command, MayorCmd) and a.action), None
+    )
+    placed: int | None = None
+    if layout is not None and isinstance(layout.action, PlaceColonists):
+        placed = _newly_placed(layout.action, game.state.players[seat])
+    else:
+        written = [_written_count(i.command) for i in items if isinstance(i, Parsed)]
+        placed = written[0] if len(written) == 1 else None
+    for line_no, text, count in totals:
+        if placed is None or count == placed:
+            report.errors.append(Remark(text, line_no, why=Remark.TOTAL))
+            continue
+        what = f'"{layout.text}"' if layout is not None else "your order"
+        ask = AmbiguousOrder(
+            f'{what} places {placed} colonist{"s" if placed != 1 else ""}, but "{text.strip()}" '
+            f"says {count}: write the order again with the colonists you mean",
+            alternatives=(),
+        )
+        report.errors.append(ask.at(text, line_no).with_legal(report.legal))
+        if layout in report.accepted:
+            report.accepted.remove(layout)
+
+
+def _newly_placed(action: PlaceColonists, p: Player) -> int:
+    """How many colonists ``action`` puts where ``p`` has none of them now (those taken
+    off and put back elsewhere counted)."""
+    now = [*(p.occupied[g] for g in GOODS), p.occupied_quarries]
+    then = [*action.layout.plantations, action.layout.quarries]
+    now += [p.buildings[b] for b in sorted(p.buildings)]
+    then += [action.layout.on(b) for b in sorted(p.buildings)]
+    return sum(max(0, b - a) for a, b in zip(now, then, strict=True))
+
+
+def _written_count(command: Command) -> int | None:
+    """The colonists a colonist order places by the counts written, when every place
+    has one; None otherwise."""
+    if not isinstance(command, MayorCmd) or not command.placements:
+        return None
+    counts = [m.count for m in command.placements]
+    return None if None in counts else sum(c for c in counts if c is not None)
+
+
 _WHOLE = (DecisionKind.MAYOR, DecisionKind.STORE)
 
 
@@ -883,7 +945,11 @@ def _changing(unread: list[OrderSyntaxError], kind: DecisionKind | None) -> list
         e
         for e in unread
         if not isinstance(e, Remark)
-        or (e.other is None and e.reason != Remark.ASIDE and names_answer(e.line, kind))
+        or (
+            e.other is None
+            and e.reason not in (Remark.ASIDE, Remark.TOTAL)
+            and names_answer(e.line, kind)
+        )
     ]
 
 

@@ -90,6 +90,8 @@ class Remark(OrderSyntaxError):
     ANSWERED = "a question you answer after it: nothing in it is done"
     # ("Anna, that ship was tiny." in a mail that places colonists or keeps goods)
     ASIDE = "words that name nothing of your order: nothing in them is done"
+    # ("That's 4 to place." after a layout that places four)
+    TOTAL = "the count of the colonists your order places: it agrees, nothing more is done"
 
     def __init__(
         self,

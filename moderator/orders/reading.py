@@ -1656,6 +1656,27 @@ def conditioned(text: str, vocab: Vocabulary = ENGLISH, own: frozenset[str] = fr
 
 
 @cache
+def _total_words(vocab: Vocabulary) -> re.Pattern[str]:
+    return any_phrase(vocab.totals)
+
+
+def said_total(text: str, vocab: Vocabulary = ENGLISH) -> int | None:
+    """The count ``text`` says the mayor's layout places, when it says only that ("That's
+    4 to place.", "that's three with the extra"): one number, a word of ``totals``,
+    and nothing else but colonist words and fillers; None otherwise."""
+    readable = text.translate(_APOSTROPHES)
+    if "?" in readable or _total_words(vocab).search(readable) is None:
+        return None
+    rest = _total_words(vocab).sub(" ", readable)
+    idle = {*vocab.fillers, *vocab.term("ART").words, *vocab.term("COLONIST").words}
+    words = [w.lower() for w in _LEAD_TOKEN.findall(rest)]
+    counts = [w for w in words if w.isdigit() or w in vocab.numbers]
+    if len(counts) != 1 or any(w not in idle for w in words if w not in counts):
+        return None
+    return int(counts[0]) if counts[0].isdigit() else vocab.numbers[counts[0]]
+
+
+@cache
 def changing(vocab: Vocabulary = ENGLISH, times: bool = True) -> re.Pattern[str]:
     """Words that may change an order said before them: a negation, a correction, a
     condition, an alternative, a hesitation, a time to come (unless not ``times``), a
@@ -2404,6 +2425,7 @@ __all__ = [
     "reminded",
     "reminder",
     "said_next",
+    "said_total",
     "says_actual",
     "says_something",
     "sent_early",

@@ -191,6 +191,10 @@ class Vocabulary:
     # The mayor's colonists: words of COLONIST that say several ("them", "the new ones",
     # "my guys"): with no count, as many as the places named take.
     many_colonists: tuple[str, ...] = ()
+    # The mayor's colonists: words that say a count is how many the layout places
+    # ("That's 4 to place.", "that's three with the extra"): a count alone with them, in
+    # a mail with a layout, checks it; agreed, it is passed over, else asked back.
+    totals: tuple[str, ...] = ()
     # Words before a plantation or a quarry that pick one of its kind by its place or
     # state ("my second sugar field", "my empty tobacco field"): a colonist on that kind,
     # which the board gives only where one of them has room.
@@ -1012,6 +1016,12 @@ ENGLISH = Vocabulary(
         *("no empty circles", "no empty circle", "no vacancies", "no vacancy"),
     ),
     many_colonists=_EN_MANY_COLONISTS,
+    totals=(
+        *("that's", "that is", "thats", "that makes", "which makes", "makes", "so"),
+        *("in all", "in total", "total", "altogether", "all told", "overall", "to place"),
+        *("placed", "with the extra", "with the extra one", "with the extra colonist"),
+        *("including the extra", "incl the extra", "counting the extra", "right"),
+    ),
     manned=(
         *("manned", "staffed", "occupied", "working", "running", "operating"),
         *("in use", "in action", "active"),
