@@ -553,6 +553,15 @@ def test_a_drop_word_before_a_place_or_a_way_is_no_drop() -> None:
             assert "dump the rest" in normalise(f"sugar on the rose, the rest {drop}"), drop
 
 
+def test_goods_overboard_are_not_kept() -> None:
+    sugar = _applied("keep 1 sugar on wind rose", "store")
+    overboard = [d for d in V.drops_after if "overboard" in d]
+    assert overboard
+    for drop in overboard:
+        text = f"Sugar on my compass rose. the corn {drop}."
+        assert _applied(text, "store") == sugar, text
+
+
 def test_the_default_accepted_in_words_of_approvals() -> None:
     default = _applied("default", "store")
     assert default

@@ -1108,6 +1108,7 @@ ENGLISH = Vocabulary(
         *("is not needed", "are not needed", "goes away", "can go away", "goes"),
         *("goes back", "go back", "can go back", "may go back", "can go back to the supply"),
         *("goes back to the supply", "go back to the supply", "returns", "can return"),
+        *("overboard", "goes overboard", "can go overboard", "over board"),
     ),
     drops_around=(("let", "go"),),
     reasons=(
