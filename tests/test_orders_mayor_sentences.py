@@ -94,6 +94,13 @@ def test_no_change_in_words_where_the_board_is_full(text: str) -> None:
     assert _done("mayor-chris", DAVID, text) == ["mayor: no change"]
 
 
+@pytest.mark.parametrize("as_is", ["where it is", "where they are", "as it is", "as it was"])
+def test_everything_stays_as_it_is_then_the_places(as_is: str) -> None:
+    assert _done("mayor-chris", DAVID, f"Everything stays {as_is} for me.") == ["mayor: no change"]
+    text = f"Everything stays {as_is}. The 3 go: sugar plantation, sugar mill, university."
+    assert _done("mayor", ANNA, text) == ["place 1 on sugar, 1 on sugar mill, 1 on university"]
+
+
 def test_no_change_where_circles_are_empty_is_refused_with_the_default() -> None:
     report = check_mail(
         "Nothing to change on my side, all my stuff is full.", load_position("mayor"), ANNA

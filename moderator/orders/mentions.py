@@ -1024,7 +1024,9 @@ def ends_phrase(before: str, said: str, vocab: Vocabulary = ENGLISH) -> bool:
     lexicon = _lexicon(vocab)
     words = tuple(said.lower().split())
     ahead = tuple(t.lower() for t in _TOKEN.findall(before))
-    return any((*ahead[-n:], *words) in lexicon for n in range(1, _MAX_PHRASE))
+    return any(
+        (*ahead[-n:], *words) in lexicon for n in range(1, min(len(ahead), _MAX_PHRASE - 1) + 1)
+    )
 
 
 def _mayor_words(words: Sequence[Word], vocab: Vocabulary) -> list[Word] | None:

@@ -79,15 +79,16 @@ def _courtesies_dropped(text: str, vocab: Vocabulary, clauses: bool) -> str:
     """``text`` with its politeness blanked out, the same length: with the comma or
     "and" before a phrase and the punctuation after it; or (``clauses``) the phrase
     alone, the punctuation that ends a clause kept ("I'll take the extra one too, he
-    can wait in San Juan"), and never the end of a phrase of the table ("stays as it
-    is")."""
-    if not clauses:
-        return _courtesy(vocab).sub(_blank, text)
+    can wait in San Juan"); never the end of a phrase of the table ("stays as it is",
+    "everything stays where it is")."""
 
     def polite(m: re.Match[str]) -> str:
-        return m[0] if ends_phrase(text[: m.start()], m[0], vocab) else _blank(m)
+        said = _courtesy_words(vocab).search(m[0])
+        at = m.start() + (said.start() if said is not None else 0)
+        ends = said is not None and ends_phrase(text[:at], said[0], vocab)
+        return m[0] if ends else _blank(m)
 
-    return _courtesy_words(vocab).sub(polite, text)
+    return (_courtesy_words(vocab) if clauses else _courtesy(vocab)).sub(polite, text)
 
 
 def _blank_of(text: str) -> str:

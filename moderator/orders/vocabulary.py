@@ -639,7 +639,8 @@ ENGLISH = Vocabulary(
             "AS_IS",
             (
                 *("as is", "as they are", "as before", "as they were"),
-                *("as", "unchanged", "where they are", "same", "as last"),
+                *("as", "unchanged", "where they are", "where it is", "where they were"),
+                *("where it was", "as it is", "as it was", "same", "as last"),
             ),
             "as it is (no change)",
         ),
