@@ -166,6 +166,19 @@ def test_the_extra_counted_with_the_colonists_before_their_places(group: str, do
     assert [a.meaning for a in report.accepted] == expected, report.render()
 
 
+@pytest.mark.parametrize(
+    ("group", "done"),
+    [("The three go", True), ("the 3 new ones", True), ("The four go", False)],
+)
+def test_a_count_of_the_colonists_before_their_places_without_a_colon(
+    group: str, done: bool
+) -> None:
+    text = f"{group} two to the roaster and one to the university"
+    report = check_mail(text, load_position("mayor"), ANNA)
+    expected = ["place 2 on coffee roaster, 1 on university"] if done else []
+    assert [a.meaning for a in report.accepted] == expected, report.render()
+
+
 @pytest.mark.parametrize(("total", "done"), [("3 in total", True), ("4 in total", False)])
 def test_a_total_after_the_places_must_add_up(total: str, done: bool) -> None:
     text = f"2 on the roaster and 1 on the university, {total}"

@@ -1583,10 +1583,15 @@ def _heading_words() -> frozenset[str]:
 def _headed(text: str) -> MayorCmd | None:
     """A colonist list after a heading that says nothing more than the count, a verb or
     the extra colonist ("My 3 colonists: 2 to the roaster, 1 to the university", "With
-    the extra colonist: ...")."""
+    the extra colonist: ..."); a count's heading may end without a colon ("The three go
+    two to the roaster and one to the sugar mill")."""
     m = _HEAD.match(text)
     if m is None:
-        return None
+        at = _counted_head(text)
+        body = colonist_order(text[at:]) if at is not None else None
+        if at is None or body is None:
+            return None
+        return body if _adds_up(re.findall(r"[\w']+", text[:at].lower()), body) else None
     answer = normalise(text[m.end() :]).strip().lower().rstrip(".!")
     if answer in (*ENGLISH.term("YES").words, *ENGLISH.term("NO").words):
         # "Extra colonist: no", "extra: yes": the answer said after the heading
@@ -1603,6 +1608,22 @@ def _headed(text: str) -> MayorCmd | None:
     words = re.findall(r"[\w']+", m.group(1).lower())
     if words and all(w.isdigit() or w in _heading_words() for w in words):
         return body if _adds_up(words, body) else None
+    return None
+
+
+def _counted_head(text: str) -> int | None:
+    """Where the list starts after a heading that counts the colonists without a colon
+    ("The three go two to the roaster and one to the sugar mill"): at the count after
+    the heading's own, when the heading has only heading words; None otherwise."""
+    counted = False
+    for m in re.finditer(r"[\w']+", text):
+        word = m[0].lower()
+        count = word.isdigit() or word in ENGLISH.numbers
+        if count and counted:
+            return m.start()
+        if not (count or word in _heading_words()):
+            return None
+        counted = counted or count
     return None
 
 
