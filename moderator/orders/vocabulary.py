@@ -1665,7 +1665,10 @@ def guide_section(vocab: Vocabulary = ENGLISH) -> str:
         "a building of one circle put one colonist on it (`my indigo plantation working`). "
         "A clause that only says your board is full, with "
         f"{codes(vocab.full)} (`there's no room for him anyway`, `all my stuff is full`), "
-        "is a remark the rules check: it orders nothing and stops nothing."
+        "is a remark the rules check: it orders nothing and stops nothing. A sentence "
+        f"that only counts the colonists placed, with {codes(vocab.totals)} (`That's 4 to "
+        "place.`), checks the layout: a count that agrees is a remark, another is asked "
+        "back."
     )
     lines.append(
         "A word with one letter wrong, added, missing or two letters swapped, or the "
