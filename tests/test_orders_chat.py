@@ -400,3 +400,28 @@ def test_wait_no_in_a_line_takes_back_and_a_load_said_again_is_one_load() -> Non
     report = check_mail("corn on the 5. sugar on the 7", load_position("load"), 0)
     assert [a.meaning for a in report.accepted if a.action] == ["ship corn on 5"]
     assert len(report.queued) == 1, report.render()
+
+
+def test_wait_no_alone_only_takes_back() -> None:
+    game = load_position("settle-hospice")
+    report = check_mail(
+        "sugar. no hospice thanks, I'm saving... wait no, saving it for what", game, 2
+    )
+    assert report.actions == [] and report.queued == [], report.render()
+    assert _meant("no", "settle-hospice", 2) == ["take nothing"]
+
+
+def test_a_no_alone_after_a_taking_back_turns_round_a_part_not_the_decision() -> None:
+    text = "office, without the university colonist, nothing to sell twice anyway... actually no"
+    report = check_mail(text, load_position("build-university"), 0)
+    assert report.actions == [], report.render()
+    # (the hacienda's own question is a yes or a no)
+    assert _meant("hacienda, since it's free. Actually no.", "hacienda", 2) == ["no hacienda"]
+
+
+@pytest.mark.parametrize(
+    "wait", ["let me see what Chris does first", "I'm overthinking, give me a sec"]
+)
+def test_a_choice_with_more_thought_to_come_is_asked_back(wait: str) -> None:
+    report = check_mail(f"sugar or tobacco... {wait}", load_position("trade"), 1)
+    assert report.actions == [] and report.queued == [], report.render()

@@ -556,7 +556,9 @@ def _correction_start(vocab: Vocabulary) -> re.Pattern[str]:
     # "no" and "wait" take back only with punctuation or another taking-back after them
     # ("no - harbor", "no wait, indigo"), never "no hospice".
     punct = r"[,!.:\-\u2013\u2014]"
-    marker = rf"(?:(?:{long_})\b|(?:{short})\b(?:\s*{punct}|\s+(?=(?:{short}|{long_})\b)))"
+    # (two of them alone only take back: "wait no", "no wait")
+    twice = rf"(?:{short})\s+(?:{short})[\s.!]*$"
+    marker = rf"(?:{twice}|(?:{long_})\b|(?:{short})\b(?:\s*{punct}|\s+(?=(?:{short}|{long_})\b)))"
     sounds = rf"(?:{_interjections(vocab)}\b[\s,!.:\-\u2013\u2014]*)*"
     lead = sounds + rf"(?:{'|'.join(map(phrase, vocab.first_person))})?\s*"  # ("I'd rather ...")
     # (and sounds after it: "no wait, um, the quarry")
@@ -2062,6 +2064,12 @@ def _answer_start(vocab: Vocabulary) -> re.Pattern[str]:
     return re.compile(rf"\W*{any_phrase(said).pattern}", re.IGNORECASE)
 
 
+def _yes_or_no_alone(text: str, vocab: Vocabulary) -> bool:
+    """Whether ``text`` is only a yes or a no ("no.", "yes!")."""
+    said = any_phrase((*vocab.term("YES").words, *vocab.term("NO").words)).pattern
+    return re.fullmatch(rf"\W*{said}\W*", text, re.IGNORECASE) is not None
+
+
 @cache
 def _yes_then(vocab: Vocabulary) -> re.Pattern[str]:
     """A yes that starts an answer, with what follows it ("yeah, settler")."""
@@ -2197,7 +2205,12 @@ def readings(
     # A correction: what follows "no", "sorry", "I mean" after punctuation is the order
     # ("Captain? no - trader").
     fix = _correction(vocab).search(text.translate(_APOSTROPHES))
-    if fix and base[fix.end() :].strip():
+    # (not a yes or a no alone after it, which may turn round any part of what came
+    # before: "office, without the colonist, ... actually no"; but the hacienda's
+    # question is a yes or a no: "hacienda, since it's free. Actually no.")
+    told = base[fix.end() :] if fix else ""
+    alone = kind is not DecisionKind.HACIENDA and _yes_or_no_alone(told, vocab)
+    if fix and told.strip() and not alone:
         # ("no sale, I'd rather ship" puts no order of the sale instead: a plan)
         out.append(Reading(base[fix.end() :].strip(), 0, instead=True))
         if (a := answer(base[fix.end() :])) is not None:

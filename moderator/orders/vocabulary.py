@@ -881,7 +881,7 @@ ENGLISH = Vocabulary(
         **dict.fromkeys((*_s("prospect"), *_ing("prospect")), Role.PROSPECTOR),
     },
     mention_fillers=(
-        *("one", "cane", "as", "kind", "type", "sort", "piece", "stuff"),
+        *("one", "cane", "as", "kind", "type", "sort", "piece"),
         *_s("doubloon", "coin"),
         *("mine", "need", "needs", "should be"),
     ),
@@ -923,6 +923,7 @@ ENGLISH = Vocabulary(
         *("decide later", "i'll decide", "thinking about it", "will confirm", "tbc"),
         *("think it over", "think about it", "have a think", "need to think"),
         *("give me a bit", "give me a moment", "give me a minute"),
+        *("give me a sec", "give me a second", "gimme a sec", "let me see", "overthinking"),
         *("haven't made up my mind", "have not made up my mind", "not made up my mind"),
         *("decide for me", "choose for me", "pick for me", "your choice", "pick one"),
         *("unsure", "no idea", "dunno", "don't know", "do not know", "not decided"),
