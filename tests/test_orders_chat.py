@@ -425,3 +425,8 @@ def test_a_no_alone_after_a_taking_back_turns_round_a_part_not_the_decision() ->
 def test_a_choice_with_more_thought_to_come_is_asked_back(wait: str) -> None:
     report = check_mail(f"sugar or tobacco... {wait}", load_position("trade"), 1)
     assert report.actions == [] and report.queued == [], report.render()
+
+
+def test_a_remark_with_where_in_it_does_not_stop_a_layout() -> None:
+    text = "2 on the roaster, 1 on the uni. that's where the money is"
+    assert _meant(text, "mayor", 0) == ["place 2 on coffee roaster, 1 on university"]

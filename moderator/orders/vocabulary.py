@@ -1009,7 +1009,7 @@ ENGLISH = Vocabulary(
     times=("when", "whenever", "once", "after", "by the time", "as soon as"),
     unmanned=("unmanned", "vacant", "unoccupied", "unstaffed", "supply"),
     unchanged=(
-        *("where", "where it is", "where it was", "where they were", "as it is", "as it was"),
+        *("where it is", "where it was", "where they were", "as it is", "as it was"),
         *("as now", "touch", "touches", "anything else", "nothing else", "same as now"),
     ),
     full=(
