@@ -595,12 +595,18 @@ def sqlite_leg(stack: MailStack, work: Path, args: argparse.Namespace) -> Leg:
         filler = disk / "filler"
 
         def fill() -> None:
-            with open(filler, "wb") as out, contextlib.suppress(OSError):
+            # (the open too may find the disk full already: then it is full, as wanted)
+            with contextlib.suppress(OSError), open(filler, "wb") as out:
                 while True:
                     out.write(b"\0" * 65536)
                     out.flush()
 
-        h.fault("disk full (SQLite on a full tmpfs)", fill, filler.unlink, args.hold)
+        h.fault(
+            "disk full (SQLite on a full tmpfs)",
+            fill,
+            lambda: filler.unlink(missing_ok=True),
+            args.hold,
+        )
 
         def read_only() -> None:
             # A file system with a file open for writing cannot be made read-only: the
