@@ -956,7 +956,7 @@ def _changing(unread: list[OrderSyntaxError], kind: DecisionKind | None) -> list
 def _own_said(text: str, vocab: Vocabulary = ENGLISH) -> bool:
     """Whether the last person ``text`` speaks of is the writer ("once you're done,
     I'll use my hut"), not the one he speaks to ("I think you should take the mayor")."""
-    readable = as_typed(text).lower()
+    readable = text.lower()  # (as typed: check_mail's text)
     me = [m.start() for m in any_phrase(vocab.first_person).finditer(readable)]
     you = [m.start() for m in re.finditer(r"\byou(?:'\w+|r|rs|rself)?\b", readable)]
     return bool(me) and max(me) > max(you, default=-1)
@@ -1487,7 +1487,8 @@ def _question(
 
 
 # An order that trails off ("hacienda..."), the writer thinking aloud.
-_TRAILING = re.compile(r"(?:\.\.\.|\u2026)\s*$")
+# (check_mail reads the mail as typed: a phone's ellipsis is three dots by then)
+_TRAILING = re.compile(r"\.\.\.\s*$")
 
 
 def _mused(

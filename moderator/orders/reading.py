@@ -593,7 +593,7 @@ def correction(text: str, vocab: Vocabulary = ENGLISH) -> int | None:
 
 @cache
 def _long_correction(vocab: Vocabulary) -> re.Pattern[str]:
-    return re.compile(rf"\b(?:{'|'.join(map(phrase, vocab.corrections))})\b", re.IGNORECASE)
+    return any_phrase(vocab.corrections)
 
 
 @cache
